@@ -1,0 +1,61 @@
+/**
+ * Where zot keeps its state ($ZOT_HOME) and the fixed layout under it.
+ * Resolution order (extensions.md "Layout & discovery"): ZOT_HOME; then
+ * $XDG_STATE_HOME/zot on any platform; then the platform default
+ * (~/Library/Application Support/zot, %LOCALAPPDATA%\zot, ~/.local/state/zot).
+ * Pure functions of the environment: nothing is created here.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export interface HomeEnv {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly platform: NodeJS.Platform;
+  readonly home: string;
+}
+
+function currentHomeEnv(): HomeEnv {
+  return { env: process.env, platform: process.platform, home: homedir() };
+}
+
+export function resolveZotHome(input: HomeEnv = currentHomeEnv()): string {
+  const { env, platform, home } = input;
+  if (env.ZOT_HOME) return env.ZOT_HOME;
+  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, "zot");
+  if (platform === "darwin") return join(home, "Library", "Application Support", "zot");
+  if (platform === "win32") {
+    const local = env.LOCALAPPDATA ?? join(home, "AppData", "Local");
+    return join(local, "zot");
+  }
+  return join(home, ".local", "state", "zot");
+}
+
+/** The fixed layout under $ZOT_HOME. */
+export interface ZotPaths {
+  readonly home: string;
+  readonly logs: string;
+  readonly extensions: string;
+  readonly sessions: string;
+  readonly authFile: string;
+  readonly configFile: string;
+  readonly modelsFile: string;
+  readonly systemPromptFile: string;
+}
+
+export function zotPaths(home: string = resolveZotHome()): ZotPaths {
+  return {
+    home,
+    logs: join(home, "logs"),
+    extensions: join(home, "extensions"),
+    sessions: join(home, "sessions"),
+    authFile: join(home, "auth.json"),
+    configFile: join(home, "config.json"),
+    modelsFile: join(home, "models.json"),
+    systemPromptFile: join(home, "SYSTEM.md"),
+  };
+}
+
+/** Log file of one extension: $ZOT_HOME/logs/ext-<name>.log. */
+export function extensionLogPath(paths: ZotPaths, name: string): string {
+  return join(paths.logs, `ext-${name}.log`);
+}

@@ -1,0 +1,22 @@
+/**
+ * Turns valibot issues into one readable line naming the field at fault
+ * ("field \"exec\": expected string"). Used by every schema that meets the
+ * outside world so errors look alike.
+ */
+import * as v from "valibot";
+
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+export function firstProblem(issues: readonly v.BaseIssue<unknown>[]): FieldProblem {
+  const issue = issues[0];
+  if (!issue) return { field: "", message: "invalid value" };
+  const field = v.getDotPath(issue) ?? "";
+  return { field, message: issue.message };
+}
+
+export function describeProblem(problem: FieldProblem): string {
+  return problem.field ? `field "${problem.field}": ${problem.message}` : problem.message;
+}

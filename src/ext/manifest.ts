@@ -1,0 +1,107 @@
+/**
+ * extension.json: schema, loading and classification. A manifest describes a
+ * protocol extension (spawned, needs `exec`), a skills-only bundle (`skills`
+ * array, never spawned) or a theme-only bundle (theme.json or
+ * themes/theme.json beside it, never spawned). Unknown fields are kept so
+ * rewrites (enable/disable) preserve them. Every failure is a ManifestError
+ * naming the directory and the field.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import * as v from "valibot";
+import { ZotError, systemErrorCode } from "../common/errors.ts";
+import { describeProblem, firstProblem } from "../common/validation.ts";
+
+export const MANIFEST_FILE = "extension.json";
+
+/** Names become log file names and directory names: keep them path-safe. */
+const NAME_PATTERN = /^[A-Za-z0-9_@+][A-Za-z0-9_.@+-]{0,127}$/;
+
+const ManifestSchema = v.looseObject({
+  name: v.pipe(
+    v.string("expected a string"),
+    v.minLength(1, "must not be empty"),
+    v.regex(NAME_PATTERN, "must be 1-128 characters of letters, digits, '_', '-', '.', '@', '+' and not start with '.' or '-'"),
+  ),
+  version: v.optional(v.string("expected a string")),
+  exec: v.optional(v.pipe(v.string("expected a string"), v.minLength(1, "must not be empty"))),
+  args: v.optional(v.array(v.string("expected a string"), "expected an array of strings")),
+  language: v.optional(v.string("expected a string")),
+  description: v.optional(v.string("expected a string")),
+  skills: v.optional(v.array(v.string("expected a string"), "expected an array of strings")),
+  enabled: v.optional(v.boolean("expected true or false")),
+  on_timeout: v.optional(v.picklist(["allow", "deny"], 'expected "allow" or "deny"')),
+});
+
+export type Manifest = v.InferOutput<typeof ManifestSchema>;
+
+/** What the host does with a manifest. */
+export type ManifestKind = "process" | "skills" | "theme";
+
+export interface LoadedManifest {
+  /** Absolute extension directory. */
+  readonly dir: string;
+  readonly path: string;
+  readonly manifest: Manifest;
+  readonly kind: ManifestKind;
+  readonly enabled: boolean;
+}
+
+export class ManifestError extends ZotError {
+  constructor(
+    readonly dir: string,
+    readonly field: string,
+    detail: string,
+    cause?: unknown,
+  ) {
+    super("manifest", `${join(dir, MANIFEST_FILE)}: ${detail}`, { dir, field }, { cause });
+  }
+}
+
+export function hasManifest(dir: string): boolean {
+  return existsSync(join(dir, MANIFEST_FILE));
+}
+
+/** Validates parsed JSON as a manifest for `dir` (absolute). */
+export function parseManifest(dir: string, raw: unknown): LoadedManifest {
+  const result = v.safeParse(ManifestSchema, raw);
+  if (!result.success) {
+    const problem = firstProblem(result.issues);
+    const field = problem.field || (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? "name" : "");
+    const detail = typeof raw !== "object" || raw === null || Array.isArray(raw)
+      ? "expected a JSON object"
+      : describeProblem({ field, message: problem.field ? problem.message : "is required" });
+    throw new ManifestError(dir, field, detail);
+  }
+  const manifest = result.output;
+  const kind = classify(dir, manifest);
+  return { dir, path: join(dir, MANIFEST_FILE), manifest, kind, enabled: manifest.enabled !== false };
+}
+
+function classify(dir: string, manifest: Manifest): ManifestKind {
+  if (manifest.exec !== undefined) return "process";
+  if (manifest.skills && manifest.skills.length > 0) return "skills";
+  if (existsSync(join(dir, "theme.json")) || existsSync(join(dir, "themes", "theme.json"))) return "theme";
+  throw new ManifestError(dir, "exec", 'field "exec": is required (only skills-only and theme-only bundles may omit it)');
+}
+
+/** Reads and validates `<dir>/extension.json`. */
+export async function loadManifest(dir: string): Promise<LoadedManifest> {
+  const path = join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    const code = systemErrorCode(err);
+    const detail = code === "ENOENT" ? "not found" : `cannot be read (${code ?? "error"})`;
+    throw new ManifestError(dir, "", detail, err);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ManifestError(dir, "", `is not valid JSON (${err instanceof Error ? err.message : String(err)})`, err);
+  }
+  return parseManifest(dir, raw);
+}
