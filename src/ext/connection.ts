@@ -1,0 +1,403 @@
+/**
+ * One live extension: its subprocess, the hello handshake, registration until
+ * `ready` (or auto-ready after an idle window), correlated requests with
+ * deadlines, and teardown. Inbound frames are decoded by frames.ts; invalid
+ * ones are logged and dropped while the extension keeps running. Anything
+ * that is not a handshake frame or a correlated reply goes to the owner via
+ * `onFrame`. When the extension exits, breaks its pipe, overflows its queue
+ * or sends an oversized line, every pending request fails at once and the
+ * owner learns why through `onClosed`.
+ */
+import type { LoadedManifest } from "./manifest.ts";
+import { ExtensionLoadError, ExtensionRequestError, type LoadFailure, type RequestFailure } from "./errors.ts";
+import {
+  type InboundFrame, type OutboundFrame, PROTOCOL_VERSION,
+  decodeInboundFrame, describeFrameProblem,
+} from "./frames.ts";
+import { LineReader, MAX_FRAME_BYTES } from "./line-reader.ts";
+import type { ExtensionLog } from "./log.ts";
+import { OutboundQueue, type QueueFailure } from "./outbound-queue.ts";
+import { type ExtensionSubprocess, resolveExec, signalProcessTree, spawnExtension } from "./process.ts";
+
+export const AUTO_READY_IDLE_MS = 250;
+
+export type ExtensionSource = "explicit" | "project" | "global";
+
+export interface HostIdentity {
+  readonly zotVersion: string;
+  readonly provider: string;
+  readonly model: string;
+  /** The user's project directory. */
+  readonly cwd: string;
+  readonly capabilities: readonly string[];
+}
+
+export type ReadyState = "pending" | "ready" | "auto" | "timeout";
+
+export type CloseReason =
+  | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: string | null }
+  | { readonly kind: "frame_too_large"; readonly bytes: number }
+  | { readonly kind: "queue"; readonly failure: QueueFailure }
+  | { readonly kind: "load_failed"; readonly error: ExtensionLoadError }
+  | { readonly kind: "shutdown" };
+
+export function describeCloseReason(reason: CloseReason): string {
+  switch (reason.kind) {
+    case "exited":
+      return reason.signal ? `exited (signal ${reason.signal})` : `exited (status ${reason.exitCode ?? "unknown"})`;
+    case "frame_too_large":
+      return `sent a line over the ${MAX_FRAME_BYTES} byte frame limit`;
+    case "queue":
+      return reason.failure.kind === "overflow"
+        ? `stopped reading its stdin (outbound queue overflow: ${reason.failure.frames} frames, ${reason.failure.bytes} bytes)`
+        : reason.failure.kind === "write_timeout"
+          ? `a write to its stdin did not complete within ${reason.failure.timeoutMs} ms`
+          : `its stdin pipe broke (${String(reason.failure.error)})`;
+    case "load_failed":
+      return reason.error.message;
+    case "shutdown":
+      return "shut down";
+  }
+}
+
+export interface ConnectionOwner {
+  onFrame(connection: ExtensionConnection, frame: InboundFrame): void;
+  onClosed(connection: ExtensionConnection, reason: CloseReason): void;
+}
+
+interface PendingRequest {
+  readonly expect: InboundFrame["type"];
+  resolve(frame: InboundFrame): void;
+  reject(error: ExtensionRequestError): void;
+}
+
+export interface RequestOptions {
+  /** Reply deadline; undefined means none (interactive tools). */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export class ExtensionConnection {
+  readonly name: string;
+  readonly dir: string;
+  capabilities: ReadonlySet<string> = new Set();
+  helloVersion: string | undefined;
+  readyState: ReadyState = "pending";
+  closedReason: CloseReason | undefined;
+  private proc: ExtensionSubprocess | undefined;
+  private queue: OutboundQueue | undefined;
+  private readonly pending = new Map<string, PendingRequest>();
+  private helloSeen = false;
+  private helloWaiter: { resolve(): void; reject(failure: LoadFailure): void } | undefined;
+  private readyWaiters: (() => void)[] = [];
+  private idleTimer: Timer | undefined;
+
+  constructor(
+    readonly loaded: LoadedManifest,
+    readonly source: ExtensionSource,
+    readonly log: ExtensionLog,
+    private readonly identity: HostIdentity,
+    private readonly owner: ConnectionOwner,
+  ) {
+    this.name = loaded.manifest.name;
+    this.dir = loaded.dir;
+  }
+
+  get exec(): string {
+    return this.loaded.manifest.exec ?? "";
+  }
+
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  get closed(): boolean {
+    return this.closedReason !== undefined;
+  }
+
+  /**
+   * Spawns the process and completes the hello handshake before `deadline`
+   * (epoch ms). Rejects with an ExtensionLoadError; the process is then gone.
+   */
+  async start(deadline: number): Promise<void> {
+    const manifest = this.loaded.manifest;
+    this.log.startMarker(this.name, manifest.version);
+    const resolved = resolveExec(this.exec, this.dir);
+    if (!resolved.ok) throw this.loadError(resolved.failure);
+    const spawned = spawnExtension(resolved.path, manifest.args ?? [], this.dir, this.log);
+    if (!spawned.ok) throw this.loadError(spawned.failure);
+    const proc = spawned.proc;
+    this.proc = proc;
+    this.queue = new OutboundQueue(proc.stdin, { onFailure: (failure) => this.close({ kind: "queue", failure }) });
+    const hello = new Promise<void>((resolve, reject) => {
+      this.helloWaiter = { resolve, reject };
+    });
+    void this.readLoop(proc);
+    const timeoutMs = Math.max(0, deadline - Date.now());
+    let timer: Timer | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject({ kind: "hello_timeout", timeoutMs } satisfies LoadFailure), timeoutMs);
+    });
+    try {
+      await Promise.race([hello, timeout]);
+    } catch (failure) {
+      const error = this.loadError(failure as LoadFailure);
+      this.close({ kind: "load_failed", error });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Resolves once ready, auto-ready, or closed. */
+  whenReady(): Promise<void> {
+    if (this.readyState !== "pending" || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** Marks a still-pending extension as past the startup deadline. */
+  markReadyTimeout(): void {
+    if (this.readyState !== "pending" || this.closed) return;
+    this.log.note("timed out waiting for ready frame; proceeding");
+    this.setReady("timeout");
+  }
+
+  /** Queues a one-way frame. False when the extension is gone or its queue overflowed. */
+  send(frame: OutboundFrame, onWritten?: (ok: boolean) => void): boolean {
+    if (this.closed || !this.queue) {
+      onWritten?.(false);
+      return false;
+    }
+    return this.queue.enqueue(frame, onWritten);
+  }
+
+  /** Sends a correlated request and waits for the reply frame of type `expect` with the same id. */
+  request(frame: OutboundFrame & { readonly id: string }, expect: InboundFrame["type"], options: RequestOptions = {}): Promise<InboundFrame> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) {
+        reject(new ExtensionRequestError(this.name, { kind: "disconnected", detail: describeCloseReason(this.closedReason!) }));
+        return;
+      }
+      let timer: Timer | undefined;
+      const onAbort = (): void => finish(undefined, { kind: "cancelled" });
+      const finish = (reply: InboundFrame | undefined, failure?: RequestFailure): void => {
+        if (!this.pending.delete(frame.id)) return;
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        if (reply) resolve(reply);
+        else reject(new ExtensionRequestError(this.name, failure ?? { kind: "not_delivered" }));
+      };
+      this.pending.set(frame.id, {
+        expect,
+        resolve: (reply) => finish(reply),
+        reject: (error) => finish(undefined, error.failure),
+      });
+      if (options.signal?.aborted) {
+        finish(undefined, { kind: "cancelled" });
+        return;
+      }
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      if (options.timeoutMs !== undefined) {
+        const timeoutMs = options.timeoutMs;
+        timer = setTimeout(() => finish(undefined, { kind: "timeout", timeoutMs }), timeoutMs);
+      }
+      this.send(frame, (ok) => {
+        if (!ok) finish(undefined, this.closed ? { kind: "disconnected", detail: describeCloseReason(this.closedReason!) } : { kind: "not_delivered" });
+      });
+    });
+  }
+
+  /** Graceful stop: drain, `shutdown`, close stdin, wait until `deadline`, then SIGTERM, then SIGKILL. */
+  async shutdown(deadline: number, killGraceMs = 1_000): Promise<void> {
+    const proc = this.proc;
+    if (!proc) return;
+    if (!this.closed && this.queue) {
+      await this.queue.drain(Math.max(0, deadline - Date.now()));
+      this.send({ type: "shutdown" });
+      await this.queue.drain(Math.max(0, deadline - Date.now()));
+      this.endStdin();
+    }
+    if (!(await this.waitForExit(Math.max(0, deadline - Date.now())))) {
+      this.log.note("did not exit after shutdown; sending SIGTERM");
+      signalProcessTree(proc, "SIGTERM");
+      if (!(await this.waitForExit(killGraceMs))) {
+        this.log.note("did not exit after SIGTERM; sending SIGKILL");
+        signalProcessTree(proc, "SIGKILL");
+        await proc.exited;
+      }
+    }
+    this.close({ kind: "shutdown" });
+  }
+
+  /** Immediate teardown (no shutdown frame): SIGKILL the process group. */
+  kill(): void {
+    if (this.proc) signalProcessTree(this.proc, "SIGKILL");
+    if (!this.closed) this.close({ kind: "shutdown" });
+  }
+
+  /** Resolves once the process has exited (immediately if it never started). */
+  exited(): Promise<unknown> {
+    return this.proc ? this.proc.exited : Promise.resolve();
+  }
+
+  private async waitForExit(ms: number): Promise<boolean> {
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return true;
+    let timer: Timer | undefined;
+    const result = await Promise.race([
+      proc.exited.then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), ms);
+      }),
+    ]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  private endStdin(): void {
+    try {
+      void this.proc?.stdin.end();
+    } catch {
+      // pipe already closed
+    }
+  }
+
+  private async readLoop(proc: ExtensionSubprocess): Promise<void> {
+    const reader = new LineReader({
+      line: (text) => this.onLine(text),
+      overflow: (bytes) => {
+        this.log.note(`frame exceeds ${MAX_FRAME_BYTES} bytes (${bytes}+ bytes without a newline); disconnecting`);
+        this.close({ kind: "frame_too_large", bytes });
+      },
+    });
+    try {
+      for await (const chunk of proc.stdout) {
+        reader.push(chunk);
+        if (reader.overflowed || this.closed) break;
+      }
+      if (!reader.overflowed) reader.end();
+    } catch (err) {
+      this.log.note(`stdout read failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (this.closed) return;
+    await proc.exited;
+    const signal = proc.signalCode === null ? null : String(proc.signalCode);
+    const reason: CloseReason = { kind: "exited", exitCode: proc.exitCode, signal };
+    if (!this.helloSeen) {
+      this.helloWaiter?.reject({ kind: "exited_before_hello", exitCode: proc.exitCode, signal });
+      return;
+    }
+    this.close(reason);
+  }
+
+  private onLine(line: string): void {
+    if (this.closed || line.length === 0) return;
+    const decoded = decodeInboundFrame(line);
+    if (!this.helloSeen) {
+      this.onFirstFrame(decoded, line);
+      return;
+    }
+    if (!decoded.ok) {
+      this.log.note(describeFrameProblem(decoded.problem));
+      return;
+    }
+    this.dispatch(decoded.frame);
+  }
+
+  private onFirstFrame(decoded: ReturnType<typeof decodeInboundFrame>, line: string): void {
+    if (!decoded.ok || decoded.frame.type !== "hello") {
+      const got = decoded.ok ? `"${decoded.frame.type}"` : describeFrameProblem(decoded.problem);
+      const preview = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+      this.helloWaiter?.reject({ kind: "bad_hello", detail: `first frame must be hello (got ${got}): ${preview}` });
+      return;
+    }
+    const hello = decoded.frame;
+    if (hello.name !== this.name) {
+      this.helloWaiter?.reject({ kind: "name_mismatch", helloName: hello.name });
+      return;
+    }
+    this.helloSeen = true;
+    this.helloVersion = hello.version;
+    this.capabilities = new Set(hello.capabilities);
+    this.send({
+      type: "hello_ack",
+      protocol_version: PROTOCOL_VERSION,
+      zot_version: this.identity.zotVersion,
+      provider: this.identity.provider,
+      model: this.identity.model,
+      cwd: this.identity.cwd,
+      extension_dir: this.dir,
+      data_dir: this.dir,
+      capabilities: this.identity.capabilities,
+    });
+    this.armIdleTimer();
+    this.helloWaiter?.resolve();
+  }
+
+  private dispatch(frame: InboundFrame): void {
+    if (this.readyState === "pending") this.armIdleTimer();
+    switch (frame.type) {
+      case "hello":
+        this.log.note("duplicate hello frame ignored");
+        return;
+      case "ready":
+        if (this.readyState === "pending") this.setReady("ready");
+        return;
+      case "shutdown_ack":
+        return;
+      case "command_response":
+      case "tool_result":
+      case "event_intercept_response": {
+        const pending = this.pending.get(frame.id);
+        if (!pending || pending.expect !== frame.type) {
+          this.log.note(`${frame.type} for unknown or expired id "${frame.id}" ignored`);
+          return;
+        }
+        pending.resolve(frame);
+        return;
+      }
+      default:
+        this.owner.onFrame(this, frame);
+    }
+  }
+
+  private armIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.readyState !== "pending" || this.closed) return;
+      this.log.note(`no ready frame; auto-readying after ${AUTO_READY_IDLE_MS} ms idle`);
+      this.setReady("auto");
+    }, AUTO_READY_IDLE_MS);
+  }
+
+  private setReady(state: Exclude<ReadyState, "pending">): void {
+    clearTimeout(this.idleTimer);
+    this.readyState = state;
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const waiter of waiters) waiter();
+  }
+
+  private close(reason: CloseReason): void {
+    if (this.closedReason) return;
+    this.closedReason = reason;
+    clearTimeout(this.idleTimer);
+    if (reason.kind !== "shutdown" && reason.kind !== "load_failed") this.log.note(`disconnected: ${describeCloseReason(reason)}`);
+    this.queue?.close();
+    const detail = describeCloseReason(reason);
+    for (const pending of [...this.pending.values()]) pending.reject(new ExtensionRequestError(this.name, { kind: "disconnected", detail }));
+    this.pending.clear();
+    if (this.proc && reason.kind !== "shutdown") signalProcessTree(this.proc, "SIGKILL");
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const waiter of waiters) waiter();
+    this.owner.onClosed(this, reason);
+  }
+
+  private loadError(failure: LoadFailure): ExtensionLoadError {
+    return new ExtensionLoadError(
+      { name: this.name, dir: this.dir, exec: this.exec, language: this.loaded.manifest.language, logPath: this.log.path },
+      failure,
+    );
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * `zot ext doctor`: runs the real startup path (discovery, spawn, handshake,
+ * ready wait under the startup deadline) and reports what happened instead
+ * of failing soft: manifest errors, disabled and shadowed extensions, load
+ * errors, ready vs auto-ready, registered commands and tools, registration
+ * conflicts, notes the extensions pushed, and each log path. Stops every
+ * extension before returning. Exit code 1 when anything failed to load.
+ */
+import type { ZotPaths } from "../common/home.ts";
+import { extensionLogPath } from "../common/home.ts";
+import type { ExtensionUI } from "./host.ts";
+import { ExtensionManager } from "./manager.ts";
+
+export interface DoctorOptions {
+  readonly cwd: string;
+  readonly paths: ZotPaths;
+  readonly explicit: readonly string[];
+  readonly noExt: boolean;
+  readonly write?: (text: string) => void;
+}
+
+const READY_LABEL = {
+  ready: "ready",
+  auto: "auto-ready (sent no ready frame; readied after idle)",
+  timeout: "not ready before the startup deadline",
+  pending: "pending",
+} as const;
+
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const out: string[] = [];
+  const line = (text = ""): void => void out.push(text);
+  const warnings: string[] = [];
+  const ui: ExtensionUI = {
+    notify: (extension, level, message) => warnings.push(`[${extension}] ${level}: ${message}`),
+    clearNotes: () => {},
+    submit: () => {},
+    panelRender: () => {},
+    panelClose: () => {},
+    extensionFailed: (extension, message) => warnings.push(`${extension} failed after loading: ${message}`),
+  };
+  const manager = new ExtensionManager({
+    paths: options.paths,
+    cwd: options.cwd,
+    provider: "doctor",
+    model: "doctor",
+    explicit: options.explicit,
+    noDiscovery: options.noExt,
+    ui,
+  });
+  const started = Date.now();
+  try {
+    await manager.start();
+  } finally {
+    await manager.shutdown();
+  }
+  const report = manager.discovery!;
+  line(`zot ext doctor — startup took ${Date.now() - started} ms`);
+  line(`  project dir: ${options.cwd}/.zot/extensions`);
+  line(`  global dir:  ${options.paths.extensions}`);
+  line();
+
+  const loaded = manager.connections();
+  line(`extensions loaded: ${loaded.length}`);
+  const tools = manager.registry.tools();
+  const commands = manager.registry.commands();
+  for (const connection of loaded) {
+    line(`  ✓ ${connection.name} ${connection.helloVersion ?? connection.loaded.manifest.version ?? ""} (${connection.source}) — ${READY_LABEL[connection.readyState]}`);
+    line(`      directory: ${connection.dir}`);
+    const own = commands.filter((c) => c.extension === connection.name).map((c) => `/${c.name}`);
+    const ownTools = tools.filter((t) => t.extension === connection.name).map((t) => `${t.name}${t.deferred ? " (deferred)" : ""}${t.interactive ? " (interactive)" : ""}`);
+    line(`      commands: ${own.length ? own.join(", ") : "(none)"}`);
+    line(`      tools: ${ownTools.length ? ownTools.join(", ") : "(none)"}`);
+    line(`      log: ${connection.log.path}`);
+  }
+  for (const bundle of report.bundles) {
+    line(`  ✓ ${bundle.loaded.manifest.name} (${bundle.source}) — ${bundle.loaded.kind}-only bundle, not spawned`);
+    line(`      directory: ${bundle.loaded.dir}`);
+  }
+
+  const failed = manager.loadErrors.length + report.manifestErrors.length;
+  if (manager.loadErrors.length > 0) {
+    line();
+    line(`load errors: ${manager.loadErrors.length}`);
+    for (const error of manager.loadErrors) for (const text of `✗ ${error.message}`.split("\n")) line(`  ${text}`);
+  }
+  if (report.manifestErrors.length > 0) {
+    line();
+    line(`manifest errors: ${report.manifestErrors.length}`);
+    for (const error of report.manifestErrors) line(`  ✗ ${error.message}`);
+  }
+  if (report.disabled.length > 0) {
+    line();
+    line("disabled (skipped):");
+    for (const entry of report.disabled) line(`  - ${entry.loaded.manifest.name} (${entry.source}) ${entry.loaded.dir}`);
+  }
+  if (report.shadowed.length > 0) {
+    line();
+    line("shadowed (never spawned; the name is taken):");
+    for (const entry of report.shadowed) {
+      line(`  - ${entry.loaded.manifest.name} (${entry.source}) ${entry.loaded.dir}`);
+      line(`      held by ${entry.heldBy}; log: ${extensionLogPath(options.paths, entry.loaded.manifest.name)}`);
+    }
+  }
+  if (manager.registry.shadowed.length > 0) {
+    line();
+    line("registration conflicts:");
+    for (const conflict of manager.registry.shadowed) {
+      const label = conflict.kind === "command" ? `command /${conflict.name}` : `tool "${conflict.name}"`;
+      line(`  - ${conflict.extension}: ${label} not registered, already taken by ${conflict.heldBy}`);
+    }
+  }
+  if (warnings.length > 0) {
+    line();
+    line("warnings:");
+    for (const warning of warnings) for (const text of warning.split("\n")) line(`  ${text}`);
+  }
+  line();
+  line(failed > 0 ? `${failed} problem(s) found` : "no problems found");
+  (options.write ?? ((text: string) => process.stdout.write(text)))(`${out.join("\n")}\n`);
+  return failed > 0 ? 1 : 0;
+}

@@ -1,0 +1,85 @@
+/**
+ * Typed failures of the extension host. A load error names the extension,
+ * its directory, exec, declared language, the original error, the exit
+ * status or signal when it exited before hello, and the stderr log path;
+ * multi-line detail keeps its line breaks.
+ */
+import { ZotError } from "../common/errors.ts";
+
+export type LoadFailure =
+  | { readonly kind: "exec_not_found"; readonly detail: string }
+  | { readonly kind: "spawn_failed"; readonly detail: string }
+  | { readonly kind: "exited_before_hello"; readonly exitCode: number | null; readonly signal: string | null }
+  | { readonly kind: "hello_timeout"; readonly timeoutMs: number }
+  | { readonly kind: "bad_hello"; readonly detail: string }
+  | { readonly kind: "name_mismatch"; readonly helloName: string }
+  | { readonly kind: "disconnected"; readonly detail: string };
+
+export interface LoadErrorSubject {
+  readonly name: string;
+  readonly dir: string;
+  readonly exec: string;
+  readonly language?: string;
+  readonly logPath?: string;
+}
+
+function describeLoadFailure(failure: LoadFailure, subject: LoadErrorSubject): string {
+  switch (failure.kind) {
+    case "exec_not_found":
+    case "spawn_failed":
+    case "bad_hello":
+    case "disconnected":
+      return failure.detail;
+    case "exited_before_hello":
+      return failure.signal
+        ? `exited before hello (killed by signal ${failure.signal})`
+        : `exited before hello (exit status ${failure.exitCode ?? "unknown"})`;
+    case "hello_timeout":
+      return `sent no hello within ${failure.timeoutMs} ms`;
+    case "name_mismatch":
+      return `hello names "${failure.helloName}" but extension.json names "${subject.name}"`;
+  }
+}
+
+export class ExtensionLoadError extends ZotError {
+  constructor(
+    readonly subject: LoadErrorSubject,
+    readonly failure: LoadFailure,
+  ) {
+    const lines = [
+      `extension "${subject.name}" failed to load: ${describeLoadFailure(failure, subject)}`,
+      `  directory: ${subject.dir}`,
+      `  exec: ${subject.exec}${subject.language ? ` (language: ${subject.language})` : ""}`,
+    ];
+    if (subject.logPath) lines.push(`  log: ${subject.logPath}`);
+    super(`ext.load.${failure.kind}`, lines.join("\n"), {
+      extension: subject.name,
+      dir: subject.dir,
+      exec: subject.exec,
+      language: subject.language,
+      log: subject.logPath,
+      ...(failure.kind === "exited_before_hello" ? { exitCode: failure.exitCode ?? undefined, signal: failure.signal ?? undefined } : {}),
+    });
+  }
+}
+
+/** Why an extension's pending request ended without a reply. */
+export type RequestFailure =
+  | { readonly kind: "timeout"; readonly timeoutMs: number }
+  | { readonly kind: "disconnected"; readonly detail: string }
+  | { readonly kind: "cancelled" }
+  | { readonly kind: "not_delivered" };
+
+export class ExtensionRequestError extends ZotError {
+  constructor(
+    readonly extension: string,
+    readonly failure: RequestFailure,
+  ) {
+    const detail =
+      failure.kind === "timeout" ? `timed out after ${failure.timeoutMs} ms`
+      : failure.kind === "disconnected" ? `extension disconnected (${failure.detail})`
+      : failure.kind === "cancelled" ? "cancelled"
+      : "request could not be delivered";
+    super(`ext.request.${failure.kind}`, `${extension}: ${detail}`, { extension });
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * The extension manager: discovers extensions, spawns and handshakes them all
+ * concurrently under one startup-wide deadline (so N extensions start in
+ * about the time of the slowest, and a silent one cannot block startup),
+ * keeps the registry of their commands and tools, routes their runtime frames
+ * to the host UI, isolates crashes (pending requests fail at once, their
+ * registrations disappear, the failure is reported), and stops them all
+ * gracefully (shutdown, 2 s, SIGTERM, SIGKILL). Reload = stop all,
+ * re-discover with the same options (remembered --ext paths), respawn.
+ */
+import { extensionLogPath, type ZotPaths } from "../common/home.ts";
+import { ZOT_SEMVER } from "../common/version.ts";
+import type { Tool } from "../tools/types.ts";
+import {
+  type CloseReason, ExtensionConnection, type HostIdentity, describeCloseReason,
+} from "./connection.ts";
+import { type DiscoveryReport, discoverExtensions } from "./discovery.ts";
+import { ExtensionLoadError, ExtensionRequestError } from "./errors.ts";
+import { type CommandResponseFrame, HOST_CAPABILITIES, type InboundFrame } from "./frames.ts";
+import { type ExtensionUI, normaliseNoteLevel } from "./host.ts";
+import { nextRequestId } from "./ids.ts";
+import { ExtensionLog } from "./log.ts";
+import { ExtensionRegistry, type RegisteredCommand } from "./registry.ts";
+import { type ToolCallOptions, extensionTool } from "./tool-adapter.ts";
+import { ZotError } from "../common/errors.ts";
+
+export const DEFAULT_READY_TIMEOUT_MS = 3_000;
+export const SHUTDOWN_GRACE_MS = 2_000;
+export const COMMAND_REPLY_TIMEOUT_MS = 30_000;
+
+export interface ExtensionManagerOptions {
+  readonly paths: ZotPaths;
+  /** The user's project directory. */
+  readonly cwd: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly explicit: readonly string[];
+  readonly noDiscovery: boolean;
+  readonly ui: ExtensionUI;
+  /** Startup-wide deadline for hello + ready (default 3 s, env ZOT_EXT_READY_TIMEOUT_MS). */
+  readonly readyTimeoutMs?: number;
+  readonly shutdownGraceMs?: number;
+  /** Tool names of the agent's built-ins; extensions cannot take them. */
+  readonly builtinTools?: readonly string[];
+}
+
+export interface Subscription {
+  readonly events: Set<string>;
+  readonly intercept: Set<string>;
+  onTimeout: "allow" | "deny";
+}
+
+export interface ExtensionFailure {
+  readonly extension: string;
+  readonly message: string;
+}
+
+export interface ReloadStats {
+  readonly stopped: number;
+  readonly loaded: number;
+  readonly ready: number;
+  readonly errors: readonly ZotError[];
+}
+
+export interface InvokedCommand {
+  readonly command: RegisteredCommand;
+  readonly response: CommandResponseFrame;
+}
+
+function readyTimeoutFromEnv(): number {
+  const value = Number(process.env.ZOT_EXT_READY_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? value : DEFAULT_READY_TIMEOUT_MS;
+}
+
+export class ExtensionManager {
+  readonly registry: ExtensionRegistry;
+  discovery: DiscoveryReport | undefined;
+  loadErrors: ExtensionLoadError[] = [];
+  /** Extensions that crashed or were disconnected after loading. */
+  readonly failures: ExtensionFailure[] = [];
+  readonly subscriptions = new Map<string, Subscription>();
+  private readonly live = new Map<string, ExtensionConnection>();
+  private stopping = false;
+  /**
+   * Registrations that arrive while extensions start are held per extension
+   * and applied in load order once startup ends, so name conflicts resolve
+   * the same way every run (not by which process happened to answer first).
+   */
+  private heldRegistrations: Map<string, InboundFrame[]> | undefined;
+
+  constructor(private readonly options: ExtensionManagerOptions) {
+    this.registry = new ExtensionRegistry(undefined, options.builtinTools);
+  }
+
+  /** Connections in load order (explicit first, then discovered). */
+  connections(): ExtensionConnection[] {
+    return [...this.live.values()];
+  }
+
+  connection(name: string): ExtensionConnection | undefined {
+    return this.live.get(name);
+  }
+
+  /** Discovers, spawns and handshakes every extension; resolves once all are ready or the deadline passed. */
+  async start(): Promise<void> {
+    this.stopping = false;
+    const report = await discoverExtensions({
+      cwd: this.options.cwd,
+      paths: this.options.paths,
+      explicit: this.options.explicit,
+      noDiscovery: this.options.noDiscovery,
+    });
+    this.discovery = report;
+    for (const shadowed of report.shadowed) {
+      const log = new ExtensionLog(extensionLogPath(this.options.paths, shadowed.loaded.manifest.name));
+      log.note(`${shadowed.loaded.dir} not loaded: the name "${shadowed.loaded.manifest.name}" is already taken by ${shadowed.heldBy}`);
+    }
+    const deadline = Date.now() + (this.options.readyTimeoutMs ?? readyTimeoutFromEnv());
+    const identity: HostIdentity = {
+      zotVersion: ZOT_SEMVER,
+      provider: this.options.provider,
+      model: this.options.model,
+      cwd: this.options.cwd,
+      capabilities: HOST_CAPABILITIES,
+    };
+    // Insert in load order before any awaits so connections() keeps that order.
+    const starting = report.load.map((found) => {
+      const log = new ExtensionLog(extensionLogPath(this.options.paths, found.loaded.manifest.name));
+      const connection = new ExtensionConnection(found.loaded, found.source, log, identity, this);
+      this.live.set(connection.name, connection);
+      this.subscriptions.set(connection.name, { events: new Set(), intercept: new Set(), onTimeout: found.loaded.manifest.on_timeout ?? "allow" });
+      return connection;
+    });
+    this.heldRegistrations = new Map(starting.map((connection) => [connection.name, []]));
+    try {
+      await Promise.all(starting.map((connection) => this.startOne(connection, deadline)));
+    } finally {
+      const held = this.heldRegistrations;
+      this.heldRegistrations = undefined;
+      for (const connection of starting) {
+        if (this.live.get(connection.name) !== connection) continue;
+        for (const frame of held.get(connection.name) ?? []) this.applyRegistration(connection, frame);
+      }
+    }
+  }
+
+  private async startOne(connection: ExtensionConnection, deadline: number): Promise<void> {
+    try {
+      await connection.start(deadline);
+    } catch (err) {
+      this.live.delete(connection.name);
+      this.subscriptions.delete(connection.name);
+      if (err instanceof ExtensionLoadError) {
+        connection.log.note(err.message);
+        this.loadErrors.push(err);
+        return;
+      }
+      throw err;
+    }
+    let timer: Timer | undefined;
+    await Promise.race([
+      connection.whenReady(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      }),
+    ]);
+    clearTimeout(timer);
+    connection.markReadyTimeout();
+  }
+
+  onFrame(connection: ExtensionConnection, frame: InboundFrame): void {
+    const name = connection.name;
+    const ui = this.options.ui;
+    switch (frame.type) {
+      case "register_command":
+      case "register_tool": {
+        const held = this.heldRegistrations?.get(name);
+        if (held) held.push(frame);
+        else this.applyRegistration(connection, frame);
+        return;
+      }
+      case "subscribe": {
+        const subscription = this.subscriptions.get(name);
+        if (!subscription) return;
+        for (const event of frame.events) subscription.events.add(event);
+        for (const event of frame.intercept) subscription.intercept.add(event);
+        if (frame.on_timeout) subscription.onTimeout = frame.on_timeout;
+        return;
+      }
+      case "notify":
+        ui.notify(name, normaliseNoteLevel(frame.level), frame.message);
+        return;
+      case "clear_notes":
+        ui.clearNotes(name);
+        return;
+      case "submit":
+        if (frame.text.trim()) ui.submit(name, frame.text);
+        return;
+      case "panel_render":
+        ui.panelRender(name, frame);
+        return;
+      case "panel_close":
+        ui.panelClose(name, frame.panel_id);
+        return;
+      case "call_tool":
+        connection.send({
+          type: "tool_result", id: frame.id, name: frame.name, is_error: true,
+          content: [{ type: "text", text: "call_tool is not available in this host" }],
+        });
+        return;
+      default:
+        connection.log.note(`frame "${frame.type}" ignored`);
+    }
+  }
+
+  private applyRegistration(connection: ExtensionConnection, frame: InboundFrame): void {
+    if (frame.type === "register_command") {
+      const result = this.registry.registerCommand(connection.name, frame);
+      if (!result.ok) connection.log.note(`command /${frame.name} not registered: already taken by ${result.shadowed.heldBy}`);
+    } else if (frame.type === "register_tool") {
+      const result = this.registry.registerTool(connection.name, frame);
+      if (!result.ok) connection.log.note(`tool "${frame.name}" not registered: already taken by ${result.shadowed.heldBy}`);
+    }
+  }
+
+  onClosed(connection: ExtensionConnection, reason: CloseReason): void {
+    if (this.live.get(connection.name) !== connection) return;
+    this.registry.unregisterExtension(connection.name);
+    if (reason.kind === "shutdown" || reason.kind === "load_failed" || this.stopping) return;
+    const message = `${describeCloseReason(reason)}; its commands and tools are unavailable (log: ${connection.log.path})`;
+    this.failures.push({ extension: connection.name, message });
+    this.options.ui.extensionFailed(connection.name, message);
+  }
+
+  /** Runs a registered slash command. Rejects with ZotError when unknown or when the extension fails. */
+  async invokeCommand(name: string, args: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<InvokedCommand> {
+    const command = this.registry.command(name);
+    if (!command) throw new ZotError("ext.command.unknown", `unknown command /${name}`, { command: name });
+    const connection = this.live.get(command.extension);
+    if (!connection) throw new ZotError("ext.command.gone", `extension ${command.extension} is not running`, { extension: command.extension });
+    const trimmed = args.trim();
+    const id = nextRequestId("cmd");
+    try {
+      const response = (await connection.request(
+        { type: "command_invoked", id, name: command.name, ...(trimmed ? { args: trimmed } : {}) },
+        "command_response",
+        { timeoutMs: options.timeoutMs ?? COMMAND_REPLY_TIMEOUT_MS, signal: options.signal },
+      )) as CommandResponseFrame;
+      return { command, response };
+    } catch (err) {
+      if (err instanceof ExtensionRequestError) {
+        throw new ZotError("ext.command.failed", `extension /${command.name}: ${err.message}`, { extension: command.extension, command: command.name });
+      }
+      throw err;
+    }
+  }
+
+  /** Agent tools for every registered extension tool (deferred ones carry `deferred`). */
+  tools(defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs"> = {}): Tool[] {
+    return this.registry.tools().map((tool) => extensionTool(tool, (extension) => this.live.get(extension), defaults));
+  }
+
+  /** Graceful stop of every extension within one shared grace period. */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    const deadline = Date.now() + (this.options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
+    const connections = [...this.live.values()];
+    await Promise.all(connections.map((connection) => connection.shutdown(deadline)));
+    this.live.clear();
+  }
+
+  /** Stops everything, re-reads manifests (same explicit paths and --no-ext), respawns. */
+  async reload(): Promise<ReloadStats> {
+    const stopped = this.live.size;
+    await this.shutdown();
+    this.registry.clear();
+    this.subscriptions.clear();
+    this.loadErrors = [];
+    this.failures.length = 0;
+    await this.start();
+    const connections = this.connections();
+    return {
+      stopped,
+      loaded: connections.length,
+      ready: connections.filter((c) => c.readyState === "ready" || c.readyState === "auto").length,
+      errors: [...(this.discovery?.manifestErrors ?? []), ...this.loadErrors],
+    };
+  }
+}

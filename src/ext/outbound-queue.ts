@@ -1,0 +1,207 @@
+/**
+ * Hand-written per-extension outbound frame queue. Frames are written to the
+ * extension's stdin strictly in enqueue order. Enqueueing never waits for the
+ * subprocess: frames wait here while one write is in flight. The queue is
+ * bounded (256 frames or 16 MiB queued, plus the one in flight); overflow,
+ * a write that does not complete within the write timeout, or a write error
+ * fails the queue once through `onFailure` (the owner disconnects the
+ * extension) — frames are never dropped silently.
+ */
+
+export const MAX_QUEUED_FRAMES = 256;
+export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+export const WRITE_TIMEOUT_MS = 5_000;
+
+/** What the queue writes to (Bun's FileSink satisfies it). */
+export interface ByteSink {
+  /** Returns bytes accepted, or a promise when the pipe is full. */
+  write(chunk: string): number | Promise<number>;
+}
+
+export type QueueFailure =
+  | { readonly kind: "overflow"; readonly frames: number; readonly bytes: number }
+  | { readonly kind: "write_timeout"; readonly timeoutMs: number }
+  | { readonly kind: "write_error"; readonly error: unknown };
+
+export interface OutboundQueueOptions {
+  readonly maxFrames?: number;
+  readonly maxBytes?: number;
+  readonly writeTimeoutMs?: number;
+  readonly onFailure: (failure: QueueFailure) => void;
+}
+
+interface QueuedFrame {
+  readonly text: string;
+  readonly bytes: number;
+  /** Resolved once the frame has been handed to the pipe. */
+  readonly written?: (ok: boolean) => void;
+}
+
+export class OutboundQueue {
+  private readonly frames: QueuedFrame[] = [];
+  private head = 0;
+  private queuedBytes = 0;
+  private inFlight = false;
+  private failed = false;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly maxFrames: number;
+  private readonly maxBytes: number;
+  private readonly writeTimeoutMs: number;
+
+  constructor(
+    private readonly sink: ByteSink,
+    private readonly options: OutboundQueueOptions,
+  ) {
+    this.maxFrames = options.maxFrames ?? MAX_QUEUED_FRAMES;
+    this.maxBytes = options.maxBytes ?? MAX_QUEUED_BYTES;
+    this.writeTimeoutMs = options.writeTimeoutMs ?? WRITE_TIMEOUT_MS;
+  }
+
+  /** Frames waiting (not counting the one in flight). */
+  get queuedFrames(): number {
+    return this.frames.length - this.head;
+  }
+
+  get bytesQueued(): number {
+    return this.queuedBytes;
+  }
+
+  /** True once the queue failed or was closed; enqueue then refuses. */
+  get stopped(): boolean {
+    return this.failed || this.closed;
+  }
+
+  /**
+   * Queues one frame (a JSON value, serialised here with its newline).
+   * Returns false when the queue is stopped or this frame overflowed it.
+   * `onWritten` learns whether the frame reached the pipe.
+   */
+  enqueue(frame: unknown, onWritten?: (ok: boolean) => void): boolean {
+    if (this.stopped) {
+      onWritten?.(false);
+      return false;
+    }
+    const text = `${JSON.stringify(frame)}\n`;
+    const bytes = Buffer.byteLength(text);
+    if (this.queuedFrames + 1 > this.maxFrames || this.queuedBytes + bytes > this.maxBytes) {
+      const frames = this.queuedFrames + 1;
+      const total = this.queuedBytes + bytes;
+      onWritten?.(false);
+      this.fail({ kind: "overflow", frames, bytes: total });
+      return false;
+    }
+    this.frames.push({ text, bytes, written: onWritten });
+    this.queuedBytes += bytes;
+    if (!this.inFlight) this.pump();
+    return true;
+  }
+
+  /** Resolves true once everything queued has been written, false on failure or timeout. */
+  drain(timeoutMs: number): Promise<boolean> {
+    if (this.failed) return Promise.resolve(false);
+    if (!this.inFlight && this.queuedFrames === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(!this.failed);
+      });
+    });
+  }
+
+  /** Stops accepting frames; queued frames that were not written are reported unwritten. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.discardQueued();
+    this.notifyIdle();
+  }
+
+  private pump(): void {
+    while (this.head < this.frames.length && !this.stopped) {
+      const frame = this.frames[this.head]!;
+      this.frames[this.head] = undefined as unknown as QueuedFrame;
+      this.head++;
+      this.queuedBytes -= frame.bytes;
+      this.compact();
+      let result: number | Promise<number>;
+      try {
+        result = this.sink.write(frame.text);
+      } catch (error) {
+        frame.written?.(false);
+        this.fail({ kind: "write_error", error });
+        return;
+      }
+      if (typeof result === "number") {
+        frame.written?.(true);
+        continue;
+      }
+      this.inFlight = true;
+      this.awaitWrite(result, frame);
+      return;
+    }
+    this.notifyIdle();
+  }
+
+  private awaitWrite(pending: Promise<number>, frame: QueuedFrame): void {
+    let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      frame.written?.(false);
+      this.fail({ kind: "write_timeout", timeoutMs: this.writeTimeoutMs });
+    }, this.writeTimeoutMs);
+    pending.then(
+      () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.inFlight = false;
+        frame.written?.(true);
+        this.pump();
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        frame.written?.(false);
+        this.fail({ kind: "write_error", error });
+      },
+    );
+  }
+
+  private compact(): void {
+    if (this.head > 1024 && this.head * 2 > this.frames.length) {
+      this.frames.splice(0, this.head);
+      this.head = 0;
+    } else if (this.head === this.frames.length) {
+      this.frames.length = 0;
+      this.head = 0;
+    }
+  }
+
+  private discardQueued(): void {
+    for (let i = this.head; i < this.frames.length; i++) this.frames[i]?.written?.(false);
+    this.frames.length = 0;
+    this.head = 0;
+    this.queuedBytes = 0;
+  }
+
+  private fail(failure: QueueFailure): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.inFlight = false;
+    this.discardQueued();
+    this.notifyIdle();
+    this.options.onFailure(failure);
+  }
+
+  private notifyIdle(): void {
+    if (this.inFlight && !this.stopped) return;
+    if (this.queuedFrames > 0 && !this.stopped) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const waiter of waiters) waiter();
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Spawning one extension subprocess: exec resolution (absolute as is; paths
+ * with a separator or a leading "." relative to the manifest directory; bare
+ * names through PATH), cwd = the extension directory, stdin/stdout pipes,
+ * stderr appended to the extension's log file, and its own process group so
+ * the whole tree can be signalled. Also the signalling helpers and the
+ * process-exit safety net that SIGKILLs every live group (no orphans).
+ */
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { Subprocess } from "bun";
+import type { LoadFailure } from "./errors.ts";
+import { type ExtensionLog, closeFd } from "./log.ts";
+
+export type ExtensionSubprocess = Subprocess<"pipe", "pipe", number | "ignore">;
+
+export type ExecResolution = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly failure: LoadFailure };
+
+export function resolveExec(exec: string, dir: string): ExecResolution {
+  let path: string;
+  if (isAbsolute(exec)) path = exec;
+  else if (exec.includes("/") || exec.includes("\\") || exec.startsWith(".")) path = join(dir, exec);
+  else {
+    const found = Bun.which(exec);
+    if (!found) return { ok: false, failure: { kind: "exec_not_found", detail: `exec "${exec}" was not found on PATH` } };
+    return { ok: true, path: found };
+  }
+  if (!existsSync(path)) return { ok: false, failure: { kind: "exec_not_found", detail: `exec "${exec}" does not exist (${path})` } };
+  try {
+    if (statSync(path).isDirectory()) return { ok: false, failure: { kind: "spawn_failed", detail: `exec "${exec}" is a directory (${path})` } };
+    accessSync(path, constants.X_OK);
+  } catch {
+    return { ok: false, failure: { kind: "spawn_failed", detail: `exec "${exec}" is not executable (${path}); try chmod +x` } };
+  }
+  return { ok: true, path };
+}
+
+const liveGroups = new Set<number>();
+let safetyNetInstalled = false;
+
+function installSafetyNet(): void {
+  if (safetyNetInstalled) return;
+  safetyNetInstalled = true;
+  process.on("exit", () => {
+    for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
+  });
+}
+
+export function spawnExtension(
+  execPath: string,
+  args: readonly string[],
+  dir: string,
+  log: ExtensionLog,
+): { ok: true; proc: ExtensionSubprocess } | { ok: false; failure: LoadFailure } {
+  installSafetyNet();
+  const stderrFd = log.openForChild();
+  try {
+    const proc = Bun.spawn([execPath, ...args], {
+      cwd: dir,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: stderrFd ?? "ignore",
+      detached: true,
+      env: process.env,
+    });
+    liveGroups.add(proc.pid);
+    void proc.exited.then(() => {
+      // The leader is gone; reap anything it left in its group.
+      signalGroup(proc.pid, "SIGKILL");
+      liveGroups.delete(proc.pid);
+    });
+    return { ok: true, proc };
+  } catch (err) {
+    return { ok: false, failure: { kind: "spawn_failed", detail: `could not start: ${err instanceof Error ? err.message : String(err)}` } };
+  } finally {
+    closeFd(stderrFd);
+  }
+}
+
+/** Signals a whole process group; a group that is already gone is fine. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // no such group any more
+  }
+}
+
+/** Signals the group of a still-running leader, falling back to the leader alone. */
+export function signalProcessTree(proc: ExtensionSubprocess, signal: NodeJS.Signals): void {
+  if (proc.exitCode !== null || proc.signalCode !== null) {
+    signalGroup(proc.pid, signal);
+    return;
+  }
+  try {
+    process.kill(-proc.pid, signal);
+  } catch {
+    proc.kill(signal);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Extension tools as agent Tools. `execute` sends `tool_call` to the owning
+ * extension and maps its `tool_result` (text and base64 image blocks,
+ * is_error, activate_tools) to a ToolOutcome tagged with the extension name.
+ * Reply timeout (60 s default; none for interactive tools), cancellation and
+ * disconnects become typed outcomes (timed_out / cancelled / failed); a
+ * `tool_cancel` goes to extensions that advertised it when a delivered call is
+ * abandoned. Late results are ignored by the connection.
+ */
+import type { Tool, ToolContext, ToolOutcome, ToolResultContent } from "../tools/types.ts";
+import type { ExtensionConnection } from "./connection.ts";
+import { ExtensionRequestError } from "./errors.ts";
+import type { ToolResultFrame, WireContentBlock } from "./frames.ts";
+import { nextRequestId } from "./ids.ts";
+import type { RegisteredTool } from "./registry.ts";
+
+export const TOOL_REPLY_TIMEOUT_MS = 60_000;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function mapResultBlocks(extension: string, blocks: readonly WireContentBlock[]): { content: ToolResultContent[]; invalid: boolean } {
+  const content: ToolResultContent[] = [];
+  let invalid = false;
+  for (const block of blocks) {
+    if (block.type === "text") {
+      if (block.text) content.push({ type: "text", text: block.text });
+    } else if (block.type === "image") {
+      const data = (block.data ?? "").replace(/\s+/g, "");
+      if (block.mime_type && data.length > 0 && data.length % 4 === 0 && BASE64.test(data)) {
+        content.push({ type: "image", mime_type: block.mime_type, data });
+      } else {
+        invalid = true;
+        content.push({ type: "text", text: `[invalid image block from extension ${extension}: needs mime_type and base64 data]` });
+      }
+    } else {
+      content.push({ type: "text", text: `[unknown block type "${block.type}" from extension ${extension}]` });
+    }
+  }
+  if (content.length === 0) content.push({ type: "text", text: "(extension returned no content)" });
+  return { content, invalid };
+}
+
+export interface ToolCallOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  /** Headless hosts cannot serve interactive tools. */
+  readonly allowInteractive?: boolean;
+  /** Called with the correlation id once the call is sent (call_tool parent chains). */
+  readonly onSent?: (requestId: string) => void;
+}
+
+function failure(tool: RegisteredTool, detail: string, status: ToolOutcome["status"]): ToolOutcome {
+  return {
+    content: [{ type: "text", text: `extension ${tool.extension}/${tool.name} failed: ${detail}` }],
+    isError: true,
+    status,
+    extension: tool.extension,
+  };
+}
+
+/** Sends one tool_call and waits for its outcome. Never throws. */
+export async function callExtensionTool(
+  connection: ExtensionConnection | undefined,
+  tool: RegisteredTool,
+  args: Readonly<Record<string, unknown>>,
+  options: ToolCallOptions = {},
+): Promise<ToolOutcome> {
+  if (!connection || connection.closed) return failure(tool, "the extension is not running", "failed");
+  if (tool.interactive && !options.allowInteractive) {
+    return failure(tool, "interactive tools need the interactive TUI; this mode cannot ask the user", "failed");
+  }
+  const id = nextRequestId("tool");
+  const timeoutMs = tool.interactive ? undefined : (options.timeoutMs ?? TOOL_REPLY_TIMEOUT_MS);
+  options.onSent?.(id);
+  try {
+    const reply = (await connection.request({ type: "tool_call", id, name: tool.name, args }, "tool_result", {
+      timeoutMs,
+      signal: options.signal,
+    })) as ToolResultFrame;
+    const mapped = mapResultBlocks(tool.extension, reply.content);
+    return {
+      content: mapped.content,
+      isError: reply.is_error === true || mapped.invalid,
+      extension: tool.extension,
+      details: { extension: tool.extension, tool: tool.name },
+      ...(reply.activate_tools.length > 0 ? { activateTools: reply.activate_tools } : {}),
+    };
+  } catch (err) {
+    if (!(err instanceof ExtensionRequestError)) return failure(tool, String(err), "failed");
+    const abandoned = err.failure.kind === "timeout" || err.failure.kind === "cancelled";
+    if (abandoned && connection.capabilities.has("tool_cancel")) connection.send({ type: "tool_cancel", id });
+    if (err.failure.kind === "timeout") return failure(tool, `no result within ${err.failure.timeoutMs / 1000} s (timed out)`, "timed_out");
+    if (err.failure.kind === "cancelled") return failure(tool, "cancelled", "cancelled");
+    return failure(tool, err.failure.kind === "disconnected" ? `extension disconnected: ${err.failure.detail}` : "the call could not be delivered", "failed");
+  }
+}
+
+/** The agent-facing Tool for a registered extension tool. */
+export function extensionTool(
+  tool: RegisteredTool,
+  connectionOf: (extension: string) => ExtensionConnection | undefined,
+  defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs"> = {},
+): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    schema: tool.schema,
+    deferred: tool.deferred,
+    interactive: tool.interactive,
+    extension: tool.extension,
+    execute: (args: Readonly<Record<string, unknown>>, ctx: ToolContext) =>
+      callExtensionTool(connectionOf(tool.extension), tool, args, { ...defaults, signal: ctx.signal }),
+  };
+}
