@@ -1,0 +1,283 @@
+/**
+ * `zot ext …`: list, doctor, install, remove|rm, enable, disable, logs.
+ * Commands are citty definitions (their usage text comes from renderUsage);
+ * argv is validated strictly here before citty runs a command, because citty
+ * ignores unknown flags and extra arguments. Usage problems print one
+ * `zot: …` line plus a hint and exit 2; other failures are thrown as ZotErrors
+ * for main.ts to print. Results go to stdout, prompts and hints to stderr.
+ * `--cwd <dir>` picks the project scope (default: the process cwd).
+ */
+import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
+import { resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { UsageError } from "../common/errors.ts";
+import { type ZotPaths, zotPaths } from "../common/home.ts";
+import { installExtension } from "../ext/install.ts";
+import { findInstalled, listInstalled, manifestName, type InstalledExtension } from "../ext/installed.ts";
+import { followLog, printLog, resolveLogTarget } from "../ext/logs.ts";
+import { removeInstalled, setEnabled } from "../ext/manage.ts";
+import { describeFailure, writeStderr, writeStdout } from "./output.ts";
+
+const EXT_USAGE_HINT = "run 'zot ext --help' for usage";
+
+interface Scope {
+  readonly cwd: string;
+  readonly paths: ZotPaths;
+}
+
+function scopeFrom(cwd: string | undefined): Scope {
+  return { cwd: resolve(cwd ?? process.cwd()), paths: zotPaths() };
+}
+
+/** Runs `task` with an AbortSignal that fires on SIGINT/SIGTERM. */
+async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const abort = (): void => controller.abort();
+  process.on("SIGINT", abort);
+  process.on("SIGTERM", abort);
+  try {
+    return await task(controller.signal);
+  } finally {
+    process.off("SIGINT", abort);
+    process.off("SIGTERM", abort);
+  }
+}
+
+const cwdArg = { type: "string", valueHint: "dir", description: "project directory whose .zot/extensions is searched (default: current)" } as const;
+const nameArg = { type: "positional", required: true, description: "manifest name or installed directory name" } as const;
+
+function displayName(entry: InstalledExtension): string {
+  return manifestName(entry) ?? entry.dirName;
+}
+
+function renderTable(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  const lines = rows.map((row) =>
+    row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd()
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+function listRow(entry: InstalledExtension): string[] {
+  if (entry.status === "invalid") {
+    const prefix = `${entry.dir}/`;
+    const message = entry.error.message.startsWith(prefix) ? entry.error.message.slice(prefix.length) : entry.error.message;
+    return [entry.dirName, "-", "-", entry.scope, entry.dir, `invalid: ${message}`];
+  }
+  const { manifest, enabled } = entry.loaded;
+  return [manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", entry.scope, entry.dir, manifest.description ?? ""];
+}
+
+const listCommand = defineCommand({
+  meta: { name: "list", description: "list installed extensions and their state" },
+  args: { cwd: cwdArg },
+  async run({ args }) {
+    const entries = await listInstalled(scopeFrom(args.cwd));
+    if (entries.length === 0) {
+      await writeStderr("no extensions installed\ninstall one with 'zot ext install <path|git-url>'\n");
+      return 0;
+    }
+    const header = ["NAME", "VERSION", "ENABLED", "SCOPE", "DIRECTORY", "DESCRIPTION"];
+    await writeStdout(renderTable([header, ...entries.map(listRow)]));
+    return 0;
+  },
+});
+
+const doctorCommand = defineCommand({
+  meta: { name: "doctor", description: "diagnose load, registration and conflict issues" },
+  args: { cwd: cwdArg },
+  async run({ args }) {
+    const { runDoctor } = await import("../ext/doctor.ts");
+    const scope = scopeFrom(args.cwd);
+    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [] });
+  },
+});
+
+const installCommand = defineCommand({
+  meta: { name: "install", description: "copy a directory or shallow-clone a git URL into the extensions directory" },
+  args: {
+    source: { type: "positional", required: true, description: "extension directory or git URL" },
+    project: { type: "boolean", description: "install into ./.zot/extensions instead of $ZOT_HOME/extensions" },
+    name: { type: "string", valueHint: "dir", description: "directory name to install under (default: source basename)" },
+    cwd: cwdArg,
+  },
+  async run({ args }) {
+    const scope = scopeFrom(args.cwd);
+    const result = await withInterrupt((signal) =>
+      installExtension(args.source, { ...scope, project: args.project === true, name: args.name, signal })
+    );
+    const version = result.version ? ` ${result.version}` : "";
+    await writeStdout(`installed ${result.name}${version} → ${result.dest}\n`);
+    return 0;
+  },
+});
+
+async function confirmRemoval(dir: string): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    throw new UsageError(`refusing to remove ${dir} without confirmation (stdin is not a terminal); pass --yes`, { dir });
+  }
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(`remove ${dir}? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+const removeCommand = defineCommand({
+  meta: { name: "remove", alias: "rm", description: "delete an installed extension directory (state included)" },
+  args: {
+    name: nameArg,
+    yes: { type: "boolean", alias: ["y"], description: "do not ask for confirmation" },
+    cwd: cwdArg,
+  },
+  async run({ args }) {
+    const entry = await findInstalled(args.name, scopeFrom(args.cwd));
+    if (args.yes !== true && !(await confirmRemoval(entry.dir))) {
+      await writeStderr("aborted; nothing removed\n");
+      return 1;
+    }
+    await removeInstalled(entry.dir);
+    await writeStdout(`removed ${entry.dir}\n`);
+    return 0;
+  },
+});
+
+function toggleCommand(enabled: boolean): CommandDef<{ name: typeof nameArg; cwd: typeof cwdArg }> {
+  const verb = enabled ? "enabled" : "disabled";
+  return defineCommand({
+    meta: {
+      name: enabled ? "enable" : "disable",
+      description: enabled ? "re-enable a disabled extension" : "disable an extension without removing it",
+    },
+    args: { name: nameArg, cwd: cwdArg },
+    async run({ args }) {
+      const entry = await findInstalled(args.name, scopeFrom(args.cwd));
+      const outcome = await setEnabled(entry.dir, enabled);
+      const label = displayName(entry);
+      await writeStdout(outcome === "changed" ? `${verb} ${label}\n` : `${label} is already ${verb}\n`);
+      return 0;
+    },
+  });
+}
+
+const logsCommand = defineCommand({
+  meta: { name: "logs", description: "print an extension's stderr log (-f to keep following it)" },
+  args: {
+    name: { type: "positional", required: true, description: "extension name (or installed directory name)" },
+    follow: { type: "boolean", alias: ["f"], description: "keep printing appended lines until interrupted" },
+    cwd: cwdArg,
+  },
+  async run({ args }) {
+    const target = await resolveLogTarget(args.name, scopeFrom(args.cwd));
+    const write = (chunk: Uint8Array): Promise<number> => Bun.write(Bun.stdout, chunk);
+    if (args.follow === true) await withInterrupt((signal) => followLog(target, write, signal));
+    else await printLog(target, write);
+    return 0;
+  },
+});
+
+const subCommands: Readonly<Record<string, CommandDef<ArgsDef>>> = {
+  list: listCommand as CommandDef<ArgsDef>,
+  doctor: doctorCommand as CommandDef<ArgsDef>,
+  install: installCommand as CommandDef<ArgsDef>,
+  remove: removeCommand as CommandDef<ArgsDef>,
+  enable: toggleCommand(true) as CommandDef<ArgsDef>,
+  disable: toggleCommand(false) as CommandDef<ArgsDef>,
+  logs: logsCommand as CommandDef<ArgsDef>,
+};
+
+const ALIASES: Readonly<Record<string, string>> = { rm: "remove" };
+
+const extCommand = defineCommand({
+  meta: { name: "zot ext", description: "manage zot extensions" },
+  subCommands,
+});
+
+function findSubcommand(name: string): CommandDef<ArgsDef> | undefined {
+  const key = ALIASES[name] ?? name;
+  return Object.hasOwn(subCommands, key) ? subCommands[key] : undefined;
+}
+
+async function usageText(command: CommandDef<ArgsDef>, parent?: CommandDef<ArgsDef>): Promise<string> {
+  const rendered = (await renderUsage(command, parent)).replace(/[ \t]+$/gm, "");
+  const text = `${rendered}\n`;
+  return process.stdout.isTTY && !process.env.NO_COLOR ? text : Bun.stripANSI(text);
+}
+
+type ArgvCheck = "run" | "help";
+
+/**
+ * Strict validation of a subcommand's argv against its citty args: unknown
+ * flags, values on boolean flags, missing values, extra or missing
+ * positionals are UsageErrors. `-h`/`--help` anywhere asks for usage.
+ */
+function checkArgv(command: string, args: ArgsDef, argv: readonly string[]): ArgvCheck {
+  const options: ParseArgsOptionsConfig = { help: { type: "boolean", short: "h" } };
+  const positionals: { name: string; required: boolean }[] = [];
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === "positional") {
+      positionals.push({ name, required: def.required !== false && def.default === undefined });
+      continue;
+    }
+    const aliases = "alias" in def ? [def.alias ?? []].flat() : [];
+    const short = aliases.find((alias) => alias.length === 1);
+    options[name] = { type: def.type === "boolean" ? "boolean" : "string", ...(short ? { short } : {}) };
+  }
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  if (tokens.some((token) => token.kind === "option" && token.name === "help")) return "help";
+  let seen = 0;
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      if (seen >= positionals.length) throw new UsageError(`unexpected argument "${token.value}" for 'zot ext ${command}'`);
+      seen++;
+    } else if (token.kind === "option") {
+      const option = options[token.name];
+      if (!option) throw new UsageError(`unknown flag "${token.rawName}"`, { flag: token.rawName });
+      if (option.type === "boolean" && token.inlineValue) throw new UsageError(`flag "${token.rawName}" takes no value`);
+      if (option.type === "string" && token.value === undefined) throw new UsageError(`flag "${token.rawName}" needs a value`);
+    }
+  }
+  const missing = positionals.slice(seen).find((positional) => positional.required);
+  if (missing) throw new UsageError(`'zot ext ${command}' needs a <${missing.name}> argument`);
+  return "run";
+}
+
+async function dispatch(argv: readonly string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === "--help" || first === "-h" || (first === "help" && rest.length === 0)) {
+    await writeStdout(await usageText(extCommand));
+    return 0;
+  }
+  if (first === "help") {
+    const topic = rest[0] ?? "";
+    const command = findSubcommand(topic);
+    if (!command) throw new UsageError(`unknown ext command "${topic}"`, { command: topic });
+    await writeStdout(await usageText(command, extCommand));
+    return 0;
+  }
+  if (first.startsWith("-")) throw new UsageError(`unknown flag "${first}"`, { flag: first });
+  const command = findSubcommand(first);
+  if (!command) throw new UsageError(`unknown ext command "${first}"`, { command: first });
+  const commandArgs = (command.args ?? {}) as ArgsDef;
+  if (checkArgv(first, commandArgs, rest) === "help") {
+    await writeStdout(await usageText(command, extCommand));
+    return 0;
+  }
+  const { result } = await runCommand(command, { rawArgs: [...rest] });
+  return typeof result === "number" ? result : 0;
+}
+
+/** Entry for `zot ext <argv…>`; resolves to the exit code. */
+export async function runExtCli(argv: readonly string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    await writeStderr(describeFailure(err, EXT_USAGE_HINT).text);
+    return 2;
+  }
+}

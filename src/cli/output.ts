@@ -1,0 +1,22 @@
+/**
+ * Process-level output and exit helpers shared by the CLI entry and modes:
+ * one-line `zot: <message>` errors (never a stack trace unless ZOT_DEBUG is
+ * set) and exits that flush stdout/stderr first.
+ */
+import { UsageError, ZotError, errorMessage } from "../common/errors.ts";
+
+export function writeStdout(text: string): Promise<number> {
+  return Bun.write(Bun.stdout, text);
+}
+
+export function writeStderr(text: string): Promise<number> {
+  return Bun.write(Bun.stderr, text);
+}
+
+/** Formats any failure as the one line a user sees, plus a hint for usage errors. */
+export function describeFailure(err: unknown, usageHint: string): { text: string; exitCode: number } {
+  const debug = process.env.ZOT_DEBUG ? `\n${err instanceof Error ? err.stack ?? "" : ""}` : "";
+  if (err instanceof UsageError) return { text: `zot: ${err.message}\n${usageHint}\n`, exitCode: 2 };
+  if (err instanceof ZotError) return { text: `zot: ${err.message}${debug}\n`, exitCode: 1 };
+  return { text: `zot: internal error: ${errorMessage(err)}${debug}\n`, exitCode: 1 };
+}

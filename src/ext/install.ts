@@ -1,0 +1,276 @@
+/**
+ * `zot ext install <path|git-url>`: puts a copy of an extension into the
+ * global (`$ZOT_HOME/extensions`) or project (`<cwd>/.zot/extensions`) root.
+ * A local path is copied recursively (file modes kept, symlinks copied as
+ * their content); a git URL is shallow-cloned with the system `git`. Either
+ * way the copy lands in a staging dir `.install-<random>` inside the root, its
+ * extension.json must validate, and only then is it renamed into place. Any
+ * failure or interruption (the caller's AbortSignal) deletes the staging dir:
+ * nothing half-installed remains and an existing install is never overwritten.
+ */
+import type { Stats } from "node:fs";
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, realpath, rename, stat } from "node:fs/promises";
+import { basename, join, resolve, sep } from "node:path";
+import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
+import type { ZotPaths } from "../common/home.ts";
+import { manifestName, projectExtensionsRoot, scanRoot, type ExtensionScope } from "./installed.ts";
+import { removeTree } from "./manage.ts";
+import { MANIFEST_FILE, ManifestError, hasManifest, loadManifest, type LoadedManifest } from "./manifest.ts";
+
+export interface InstallOptions {
+  readonly paths: ZotPaths;
+  /** Resolves relative source paths and locates the project scope. */
+  readonly cwd: string;
+  /** Install into `<cwd>/.zot/extensions` instead of the global root. */
+  readonly project: boolean;
+  /** Directory name to install under; defaults to the source basename. */
+  readonly name?: string;
+  /** Aborting stops the copy/clone and rolls back. */
+  readonly signal?: AbortSignal;
+}
+
+export type SourceKind = "path" | "git";
+
+export interface InstallResult {
+  readonly kind: SourceKind;
+  readonly scope: ExtensionScope;
+  /** Final absolute extension directory. */
+  readonly dest: string;
+  readonly name: string;
+  readonly version?: string;
+}
+
+const GIT_SCHEME = /^(?:https?|ssh|git|file):\/\//i;
+const SCP_LIKE = /^[A-Za-z0-9._-]+@[^\s:/]+:/;
+
+/** Whether `source` is cloned (URL schemes, scp-like `git@host:path`, `*.git`) rather than copied. */
+export function isGitUrl(source: string): boolean {
+  return GIT_SCHEME.test(source) || SCP_LIKE.test(source) || /\.git\/*$/i.test(source);
+}
+
+/** The default directory name: the last path segment of the source, `.git` stripped. */
+export function defaultDirName(source: string, kind: SourceKind, cwd: string): string {
+  if (kind === "path") return basename(resolve(cwd, source));
+  const trimmed = source.replace(/[?#].*$/, "").replace(/\/+$/, "").replace(/\.git$/i, "");
+  const segments = trimmed.split(/[/:\\]/);
+  return segments[segments.length - 1] ?? "";
+}
+
+function checkDirName(name: string, explicit: boolean): void {
+  const bad = name === "" || name === "." || name === ".." || /[/\\\0]/.test(name) || name.startsWith(".") ||
+    name.startsWith("-");
+  if (!bad) return;
+  const detail = `"${name}" cannot be an extension directory name (no separators, must not start with '.' or '-')`;
+  throw new ZotError("ext.bad_dir_name", explicit ? `--name: ${detail}` : `${detail}; pass --name <dir>`, { name });
+}
+
+function interrupted(): ZotError {
+  return new ZotError("ext.install_interrupted", "install interrupted; nothing was installed");
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw interrupted();
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (err) {
+    if (systemErrorCode(err) === "ENOENT") return false;
+    throw err;
+  }
+}
+
+async function ensureAbsent(dest: string, dirName: string): Promise<void> {
+  if (!(await exists(dest))) return;
+  const hint = hasManifest(dest)
+    ? `run 'zot ext remove ${dirName}' first`
+    : `it has no ${MANIFEST_FILE} (leftover state?); remove it by hand or pass --name <dir>`;
+  throw new ZotError("ext.exists", `${dest} already exists; ${hint}`, { dir: dest });
+}
+
+/** The source directory, which must exist and hold a valid manifest. */
+async function checkSourceDir(dir: string): Promise<Stats> {
+  let info: Stats;
+  try {
+    info = await stat(dir);
+  } catch (err) {
+    const code = systemErrorCode(err);
+    const detail = code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? errorMessage(err)})`;
+    throw new ZotError("ext.source_missing", `source ${dir} ${detail}`, { dir }, { cause: err });
+  }
+  if (!info.isDirectory()) throw new ZotError("ext.source_not_dir", `source ${dir} is not a directory`, { dir });
+  await loadManifest(dir);
+  return info;
+}
+
+async function refuseSelfCopy(sourceDir: string, destRoot: string): Promise<void> {
+  const source = await realpath(sourceDir);
+  const root = await realpath(destRoot);
+  if (root === source || root.startsWith(source + sep)) {
+    throw new ZotError("ext.install_into_self", `cannot install ${sourceDir}: the destination ${destRoot} is inside it`, {
+      dir: sourceDir,
+    });
+  }
+}
+
+function statKey(info: Stats): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+/**
+ * Copies the contents of `from` into the existing directory `to`. Symlinks are
+ * followed (copied as content); a dangling link, a symlink cycle or a special
+ * file (FIFO, socket, device) fails the copy. Directory modes are applied after
+ * their contents are written.
+ */
+async function copyContents(from: string, to: string, ancestors: ReadonlySet<string>, signal?: AbortSignal): Promise<void> {
+  for (const entry of await readdir(from)) {
+    throwIfAborted(signal);
+    const source = join(from, entry);
+    const target = join(to, entry);
+    const info = await describeSource(source);
+    if (info.isDirectory()) {
+      if (ancestors.has(statKey(info))) {
+        throw new ZotError("ext.copy_failed", `cannot copy ${source}: symlink cycle`, { file: source });
+      }
+      await mkdir(target, { mode: 0o700 });
+      await copyContents(source, target, new Set([...ancestors, statKey(info)]), signal);
+      await chmod(target, info.mode & 0o7777);
+    } else if (info.isFile()) {
+      await copyFile(source, target);
+      await chmod(target, info.mode & 0o7777);
+    } else {
+      throw new ZotError("ext.copy_failed", `cannot copy ${source}: not a regular file or directory`, { file: source });
+    }
+  }
+}
+
+async function describeSource(path: string): Promise<Stats> {
+  try {
+    return await stat(path);
+  } catch (err) {
+    const code = systemErrorCode(err);
+    const detail = code === "ENOENT" ? "dangling symlink" : code ?? errorMessage(err);
+    throw new ZotError("ext.copy_failed", `cannot copy ${path}: ${detail}`, { file: path }, { cause: err });
+  }
+}
+
+async function copySource(sourceDir: string, rootInfo: Stats, staging: string, signal?: AbortSignal): Promise<void> {
+  try {
+    await copyContents(sourceDir, staging, new Set([statKey(rootInfo)]), signal);
+  } catch (err) {
+    if (err instanceof ZotError) throw err;
+    throw new ZotError("ext.copy_failed", `copying ${sourceDir} failed (${systemErrorCode(err) ?? errorMessage(err)})`, {
+      dir: sourceDir,
+    }, { cause: err });
+  }
+  await chmod(staging, rootInfo.mode & 0o7777);
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((line) => `  ${line}`).join("\n");
+}
+
+/** `git clone --depth 1 -- <url> <staging>`; no terminal prompts; stderr shown on failure. */
+async function cloneInto(url: string, staging: string, cwd: string, signal?: AbortSignal): Promise<void> {
+  let proc: Bun.Subprocess<"ignore", "ignore", "pipe">;
+  try {
+    proc = Bun.spawn(["git", "clone", "--depth", "1", "--quiet", "--", url, staging], {
+      cwd,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+  } catch (err) {
+    throw new ZotError("ext.git_unavailable", `cannot run git to clone ${url} (${errorMessage(err)}); is git installed?`, {
+      source: url,
+    }, { cause: err });
+  }
+  const stop = (): void => {
+    proc.kill("SIGTERM");
+  };
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    throwIfAborted(signal);
+    if (code !== 0) {
+      const detail = stderr.trim() ? `:\n${indent(stderr.trim())}` : "";
+      throw new ZotError("ext.clone_failed", `git clone ${url} failed (exit ${code})${detail}`, { source: url });
+    }
+  } finally {
+    signal?.removeEventListener("abort", stop);
+  }
+  await chmod(staging, 0o755);
+}
+
+/** Validates the staged manifest, reporting problems against the source, not the staging path. */
+async function validateStaged(staging: string, source: string): Promise<LoadedManifest> {
+  try {
+    return await loadManifest(staging);
+  } catch (err) {
+    if (!(err instanceof ManifestError)) throw err;
+    const prefix = `${join(staging, MANIFEST_FILE)}: `;
+    const detail = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
+    throw new ZotError("ext.invalid_manifest", `${source}: ${MANIFEST_FILE} ${detail}; nothing was installed`, {
+      source,
+      field: err.field,
+    }, { cause: err });
+  }
+}
+
+/** Two installs with one manifest name in one scope would clash at startup. */
+async function ensureNameFree(name: string, scope: ExtensionScope, root: string): Promise<void> {
+  for (const entry of await scanRoot({ scope, root })) {
+    if (manifestName(entry) === name) {
+      throw new ZotError(
+        "ext.name_taken",
+        `an extension named "${name}" is already installed at ${entry.dir}; run 'zot ext remove ${entry.dirName}' first`,
+        { extension: name, dir: entry.dir },
+      );
+    }
+  }
+}
+
+async function discardStaging(staging: string, cause: unknown): Promise<never> {
+  try {
+    await removeTree(staging);
+  } catch (err) {
+    const detail = `${errorMessage(cause)} (and the staging directory ${staging} could not be removed: ${errorMessage(err)})`;
+    throw new ZotError(cause instanceof ZotError ? cause.code : "ext.install_failed", detail, { dir: staging }, { cause });
+  }
+  throw cause;
+}
+
+export async function installExtension(source: string, options: InstallOptions): Promise<InstallResult> {
+  const { cwd, signal } = options;
+  const kind: SourceKind = isGitUrl(source) ? "git" : "path";
+  const scope: ExtensionScope = options.project ? "project" : "global";
+  const destRoot = options.project ? projectExtensionsRoot(cwd) : resolve(options.paths.extensions);
+  const dirName = options.name ?? defaultDirName(source, kind, cwd);
+  checkDirName(dirName, options.name !== undefined);
+  const dest = join(destRoot, dirName);
+  const sourceDir = resolve(cwd, source);
+  const sourceInfo = kind === "path" ? await checkSourceDir(sourceDir) : undefined;
+  await ensureAbsent(dest, dirName);
+  await mkdir(destRoot, { recursive: true, mode: 0o755 });
+  if (sourceInfo) await refuseSelfCopy(sourceDir, destRoot);
+  throwIfAborted(signal);
+
+  const staging = await mkdtemp(join(destRoot, ".install-"));
+  try {
+    if (sourceInfo) await copySource(sourceDir, sourceInfo, staging, signal);
+    else await cloneInto(source, staging, cwd, signal);
+    throwIfAborted(signal);
+    const loaded = await validateStaged(staging, kind === "path" ? sourceDir : source);
+    await ensureNameFree(loaded.manifest.name, scope, destRoot);
+    await ensureAbsent(dest, dirName);
+    throwIfAborted(signal);
+    await rename(staging, dest);
+    return { kind, scope, dest, name: loaded.manifest.name, version: loaded.manifest.version };
+  } catch (err) {
+    return discardStaging(staging, err);
+  }
+}
