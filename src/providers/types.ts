@@ -117,6 +117,8 @@ export interface ModelInfo {
   readonly api?: "chat" | "responses";
   readonly baseUrl?: string;
   readonly source: "catalog" | "user" | "ollama";
+  /** Listed ahead of a confirmed release; shown as "speculative" by --list-models. */
+  readonly speculative?: boolean;
 }
 
 /** A tool as advertised to the model. */

@@ -1,0 +1,239 @@
+/**
+ * The model catalog: a static list of known models (context window, max
+ * output, reasoning flag, USD prices per million tokens) merged with the
+ * user's `$ZOT_HOME/models.json` overrides. Loading never throws: a missing
+ * file is no override, an unreadable or invalid one yields a warning string
+ * in `Catalog.warnings` and the static list. Overrides replace only the fields
+ * they set (non-zero numbers, non-empty strings, an explicit `reasoning`).
+ */
+import { readFile } from "node:fs/promises";
+import * as v from "valibot";
+import { describeProblem, firstProblem } from "../common/validation.ts";
+import { systemErrorCode, errorMessage } from "../common/errors.ts";
+import type { ModelInfo, ProviderName } from "./types.ts";
+
+export interface Catalog {
+  readonly models: readonly ModelInfo[];
+  /** One line per problem found while loading models.json. */
+  readonly warnings: readonly string[];
+}
+
+export const DEFAULT_MODEL_IDS: Readonly<Record<ProviderName, string | undefined>> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-5",
+  ollama: undefined,
+};
+
+/** Context window / max output given to models nothing else describes. */
+export const SYNTHETIC_CONTEXT_WINDOW = 32768;
+export const SYNTHETIC_MAX_OUTPUT = 8192;
+
+type Row = [id: string, name: string, context: number, maxOut: number, reasoning: boolean, prices: [number, number, number, number], extra?: Partial<ModelInfo>];
+
+function rows(provider: ProviderName, list: readonly Row[]): ModelInfo[] {
+  return list.map(([id, name, contextWindow, maxOutput, reasoning, [priceInput, priceOutput, priceCacheRead, priceCacheWrite], extra]) => ({
+    provider,
+    id,
+    name,
+    contextWindow,
+    maxOutput,
+    reasoning,
+    priceInput,
+    priceOutput,
+    priceCacheRead,
+    priceCacheWrite,
+    source: "catalog",
+    ...extra,
+  }));
+}
+
+const SPECULATIVE: Partial<ModelInfo> = { speculative: true };
+const SONNET: Row[5] = [3, 15, 0.3, 3.75];
+const OPUS_4: Row[5] = [15, 75, 1.5, 18.75];
+const OPUS_45: Row[5] = [5, 25, 0.5, 6.25];
+const GPT5: Row[5] = [1.25, 10, 0.125, 0];
+
+const STATIC_MODELS: readonly ModelInfo[] = [
+  ...rows("anthropic", [
+    ["claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, true, SONNET],
+    ["claude-opus-4-1", "Claude Opus 4.1", 200_000, 32_000, true, OPUS_4],
+    ["claude-opus-4-0", "Claude Opus 4", 200_000, 32_000, true, OPUS_4],
+    ["claude-sonnet-4-0", "Claude Sonnet 4", 200_000, 64_000, true, SONNET],
+    ["claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, true, [1, 5, 0.1, 1.25]],
+    ["claude-3-7-sonnet-latest", "Claude Sonnet 3.7", 200_000, 64_000, true, SONNET],
+    ["claude-3-5-sonnet-latest", "Claude Sonnet 3.5 v2", 200_000, 8192, false, SONNET],
+    ["claude-3-5-haiku-latest", "Claude Haiku 3.5", 200_000, 8192, false, [0.8, 4, 0.08, 1]],
+    ["claude-3-opus-latest", "Claude Opus 3", 200_000, 4096, false, OPUS_4],
+    ["claude-opus-4-5", "Claude Opus 4.5", 200_000, 64_000, true, OPUS_45, SPECULATIVE],
+    ["claude-opus-4-6", "Claude Opus 4.6", 200_000, 64_000, true, OPUS_45, SPECULATIVE],
+    ["claude-opus-4-7", "Claude Opus 4.7", 200_000, 64_000, true, OPUS_45, SPECULATIVE],
+    ["claude-sonnet-4-6", "Claude Sonnet 4.6", 200_000, 64_000, true, SONNET, SPECULATIVE],
+  ]),
+  ...rows("openai", [
+    ["gpt-5", "GPT-5", 400_000, 128_000, true, GPT5],
+    ["gpt-5-mini", "GPT-5 mini", 400_000, 128_000, true, [0.25, 2, 0.025, 0]],
+    ["gpt-5-nano", "GPT-5 nano", 400_000, 128_000, true, [0.05, 0.4, 0.005, 0]],
+    ["gpt-5-codex", "GPT-5 Codex", 400_000, 128_000, true, GPT5, { api: "responses" }],
+    ["gpt-4.1", "GPT-4.1", 1_047_576, 32_768, false, [2, 8, 0.5, 0]],
+    ["gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768, false, [0.4, 1.6, 0.1, 0]],
+    ["gpt-4.1-nano", "GPT-4.1 nano", 1_047_576, 32_768, false, [0.1, 0.4, 0.025, 0]],
+    ["gpt-4o", "GPT-4o", 128_000, 16_384, false, [2.5, 10, 1.25, 0]],
+    ["gpt-4o-mini", "GPT-4o mini", 128_000, 16_384, false, [0.15, 0.6, 0.075, 0]],
+    ["o4-mini", "o4-mini", 200_000, 100_000, true, [1.1, 4.4, 0.275, 0]],
+    ["o3", "o3", 200_000, 100_000, true, [2, 8, 0.5, 0]],
+    ["o3-mini", "o3-mini", 200_000, 100_000, true, [1.1, 4.4, 0.55, 0]],
+    ["o1", "o1", 200_000, 100_000, true, [15, 60, 7.5, 0]],
+    ["gpt-5.1", "GPT-5.1", 400_000, 128_000, true, GPT5, SPECULATIVE],
+    ["gpt-5.1-mini", "GPT-5.1 mini", 400_000, 128_000, true, [0.25, 2, 0.025, 0], SPECULATIVE],
+    ["gpt-5.2", "GPT-5.2", 400_000, 128_000, true, [1.75, 14, 0.175, 0], SPECULATIVE],
+    ["gpt-5.2-mini", "GPT-5.2 mini", 400_000, 128_000, true, [0.25, 2, 0.025, 0], SPECULATIVE],
+    ["gpt-5.3", "GPT-5.3", 400_000, 128_000, true, [1.75, 14, 0.175, 0], SPECULATIVE],
+    ["gpt-5.4", "GPT-5.4", 400_000, 128_000, true, [1.75, 14, 0.175, 0], SPECULATIVE],
+    ["gpt-5.5", "GPT-5.5", 400_000, 128_000, true, [1.75, 14, 0.175, 0], SPECULATIVE],
+  ]),
+];
+
+export function builtinCatalog(): Catalog {
+  return { models: STATIC_MODELS, warnings: [] };
+}
+
+export function findModel(catalog: Catalog, provider: ProviderName, id: string): ModelInfo | undefined {
+  return catalog.models.find((model) => model.provider === provider && model.id === id);
+}
+
+/** A stand-in entry for ids no catalog knows (Ollama models, mostly). */
+export function syntheticModel(provider: ProviderName, id: string): ModelInfo {
+  return {
+    provider,
+    id,
+    name: id,
+    contextWindow: SYNTHETIC_CONTEXT_WINDOW,
+    maxOutput: SYNTHETIC_MAX_OUTPUT,
+    reasoning: false,
+    priceInput: 0,
+    priceOutput: 0,
+    priceCacheRead: 0,
+    priceCacheWrite: 0,
+    source: "ollama",
+  };
+}
+
+const PROVIDER_ALIASES: Readonly<Record<string, ProviderName>> = {
+  anthropic: "anthropic",
+  "anthropic-messages": "anthropic",
+  openai: "openai",
+  "openai-codex": "openai",
+  "openai-responses": "openai",
+  ollama: "ollama",
+};
+
+const UserModelSchema = v.looseObject({
+  id: v.pipe(v.string(), v.nonEmpty("model id must not be empty")),
+  name: v.optional(v.string()),
+  reasoning: v.optional(v.boolean()),
+  contextWindow: v.optional(v.pipe(v.number(), v.minValue(0))),
+  maxTokens: v.optional(v.pipe(v.number(), v.minValue(0))),
+  priceInput: v.optional(v.pipe(v.number(), v.minValue(0))),
+  priceOutput: v.optional(v.pipe(v.number(), v.minValue(0))),
+  priceCacheRead: v.optional(v.pipe(v.number(), v.minValue(0))),
+  priceCacheWrite: v.optional(v.pipe(v.number(), v.minValue(0))),
+  baseUrl: v.optional(v.string()),
+  input: v.optional(v.array(v.string())),
+  api: v.optional(v.string()),
+});
+type UserModel = v.InferOutput<typeof UserModelSchema>;
+
+const ModelsFileSchema = v.looseObject({
+  providers: v.record(v.string(), v.looseObject({ models: v.optional(v.array(UserModelSchema), []) })),
+});
+
+function apiOf(value: string | undefined, providerKey: string): ModelInfo["api"] {
+  if (value === "responses" || value === "openai-responses" || value === "openai-codex-responses") return "responses";
+  if (value === "chat" || value === "openai-completions" || value === "chat-completions") return "chat";
+  if (providerKey === "openai-responses" || providerKey === "openai-codex") return "responses";
+  return undefined;
+}
+
+/** Applies one models.json entry over an existing entry, or creates a user entry. */
+function mergeUserModel(provider: ProviderName, providerKey: string, entry: UserModel, existing: ModelInfo | undefined): ModelInfo {
+  const base: ModelInfo = existing ?? { ...syntheticModel(provider, entry.id), source: "user" };
+  const positive = (value: number | undefined, fallback: number) => (value !== undefined && value > 0 ? value : fallback);
+  const api = apiOf(entry.api, providerKey) ?? base.api;
+  const baseUrl = entry.baseUrl && entry.baseUrl !== "" ? entry.baseUrl : base.baseUrl;
+  const merged: ModelInfo = {
+    provider,
+    id: entry.id,
+    name: entry.name && entry.name !== "" ? entry.name : base.name,
+    contextWindow: positive(entry.contextWindow, base.contextWindow),
+    maxOutput: positive(entry.maxTokens, base.maxOutput),
+    reasoning: entry.reasoning ?? base.reasoning,
+    priceInput: positive(entry.priceInput, base.priceInput),
+    priceOutput: positive(entry.priceOutput, base.priceOutput),
+    priceCacheRead: positive(entry.priceCacheRead, base.priceCacheRead),
+    priceCacheWrite: positive(entry.priceCacheWrite, base.priceCacheWrite),
+    source: "user",
+    ...(api ? { api } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+  };
+  return merged;
+}
+
+/** Merges a parsed models.json document into a catalog (pure). */
+export function applyModelsFile(catalog: Catalog, document: unknown, fileLabel = "models.json"): Catalog {
+  const parsed = v.safeParse(ModelsFileSchema, document);
+  if (!parsed.success) {
+    const warning = `ignoring ${fileLabel}: ${describeProblem(firstProblem(parsed.issues))}`;
+    return { models: catalog.models, warnings: [...catalog.warnings, warning] };
+  }
+  const models = [...catalog.models];
+  const warnings = [...catalog.warnings];
+  for (const [providerKey, section] of Object.entries(parsed.output.providers)) {
+    const provider = PROVIDER_ALIASES[providerKey];
+    if (!provider) {
+      warnings.push(`${fileLabel}: unknown provider "${providerKey}" ignored`);
+      continue;
+    }
+    for (const entry of section.models) {
+      const at = models.findIndex((model) => model.provider === provider && model.id === entry.id);
+      const merged = mergeUserModel(provider, providerKey, entry, at === -1 ? undefined : models[at]);
+      if (at === -1) models.push(merged);
+      else models[at] = merged;
+    }
+  }
+  return { models, warnings };
+}
+
+/** The static catalog plus `modelsFile` overrides; never throws. */
+export async function loadCatalog(modelsFile: string): Promise<Catalog> {
+  const catalog = builtinCatalog();
+  let text: string;
+  try {
+    text = await readFile(modelsFile, "utf8");
+  } catch (err) {
+    if (systemErrorCode(err) === "ENOENT") return catalog;
+    return { models: catalog.models, warnings: [`ignoring ${modelsFile}: ${errorMessage(err)}`] };
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (err) {
+    return { models: catalog.models, warnings: [`ignoring ${modelsFile}: invalid JSON: ${errorMessage(err)}`] };
+  }
+  return applyModelsFile(catalog, document, modelsFile);
+}
+
+export const LIST_MODELS_HEADER =
+  "provider   model id                       context  max-out  reasoning  source        name";
+
+/** The `--list-models` table, one header line and one line per model. */
+export function listModelsTable(catalog: Catalog): string {
+  const pad = (text: string, width: number) => text.padEnd(width);
+  const lines = [LIST_MODELS_HEADER];
+  for (const model of catalog.models) {
+    const source = model.speculative && model.source === "catalog" ? "speculative" : model.source;
+    lines.push(
+      `${pad(model.provider, 10)} ${pad(model.id, 30)} ${String(model.contextWindow).padStart(8)} ${String(model.maxOutput).padStart(8)}     ${model.reasoning ? "✓" : " "}        ${pad(source, 11)}   ${model.name}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}

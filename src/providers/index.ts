@@ -1,0 +1,116 @@
+/**
+ * The providers area's public surface: pick a provider + model + base URL
+ * (`resolveModel`), build a streaming client (`createClient`), plus the
+ * catalog, credential helpers and the shared types. Importing this module
+ * does no work; the concrete clients are loaded on the first stream call.
+ */
+import { DEFAULT_MODEL_IDS, findModel, syntheticModel, type Catalog } from "./catalog.ts";
+import { ProviderError, type ModelInfo, type ProviderClient, type ProviderName, type StreamEvent, type StreamRequest, type StreamResult } from "./types.ts";
+
+export * from "./types.ts";
+export {
+  builtinCatalog,
+  findModel,
+  listModelsTable,
+  loadCatalog,
+  applyModelsFile,
+  syntheticModel,
+  DEFAULT_MODEL_IDS,
+  LIST_MODELS_HEADER,
+  type Catalog,
+} from "./catalog.ts";
+export { resolveApiKey, saveApiKey, readAuthFile, API_KEY_ENV, type Credential, type CredentialLookup } from "./credentials.ts";
+export { resolveStallTimeoutMs, DEFAULT_STALL_TIMEOUT_MS } from "./http.ts";
+
+export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama"];
+
+export const DEFAULT_BASE_URLS: Readonly<Record<ProviderName, string>> = {
+  anthropic: "https://api.anthropic.com",
+  openai: "https://api.openai.com",
+  ollama: "http://localhost:11434/v1",
+};
+
+export function isProviderName(value: string): value is ProviderName {
+  return (PROVIDER_NAMES as readonly string[]).includes(value);
+}
+
+export interface ResolveModelInput {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly catalog: Catalog;
+}
+
+export interface ResolvedModel {
+  readonly provider: ProviderName;
+  readonly model: ModelInfo;
+  readonly baseUrl: string;
+}
+
+/**
+ * Provider defaults to anthropic, model to the provider's default. An id the
+ * catalog lists under another provider falls back to this provider's default
+ * (as the original does); an unknown id is an error except for Ollama, which
+ * gets a synthetic entry. Base URL: explicit, else the model's, else the
+ * provider's default.
+ */
+export function resolveModel(input: ResolveModelInput): ResolvedModel {
+  const providerText = input.provider ?? "anthropic";
+  if (!isProviderName(providerText)) {
+    throw new ProviderError("config", `unknown provider "${providerText}" (expected ${PROVIDER_NAMES.join(", ")})`, undefined, {
+      provider: providerText,
+    });
+  }
+  const provider = providerText;
+  let model: ModelInfo | undefined;
+  if (provider === "ollama") {
+    if (!input.model) throw new ProviderError("config", "ollama requires --model (e.g. --model llama3)", undefined, { provider });
+    model = findModel(input.catalog, provider, input.model) ?? syntheticModel(provider, input.model);
+  } else {
+    let id = input.model ?? DEFAULT_MODEL_IDS[provider] ?? "";
+    const owner = input.catalog.models.find((entry) => entry.id === id);
+    if (owner && owner.provider !== provider) id = DEFAULT_MODEL_IDS[provider] ?? id;
+    model = findModel(input.catalog, provider, id);
+    if (!model) {
+      throw new ProviderError("config", `unknown model "${id}" for provider ${provider}`, undefined, { provider, model: id });
+    }
+  }
+  const baseUrl = input.baseUrl || model.baseUrl || DEFAULT_BASE_URLS[provider];
+  return { provider, model, baseUrl };
+}
+
+export interface CreateClientOptions {
+  readonly provider: ProviderName;
+  /** Informational; each request names its own model (OpenAI picks chat or responses from it). */
+  readonly model?: ModelInfo;
+  /** Empty for Ollama. */
+  readonly apiKey: string;
+  readonly baseUrl?: string;
+  /** Longest gap between bytes before a stream counts as stalled (default: env or 120 s). */
+  readonly stallTimeoutMs?: number;
+  /** Delays of the silent retries before a stream starts (default 250 ms, 750 ms). */
+  readonly retryDelaysMs?: readonly number[];
+}
+
+export function createClient(options: CreateClientOptions): ProviderClient {
+  const baseUrl = options.baseUrl || DEFAULT_BASE_URLS[options.provider];
+  const common = {
+    apiKey: options.apiKey,
+    baseUrl,
+    stallTimeoutMs: options.stallTimeoutMs,
+    retryDelaysMs: options.retryDelaysMs,
+  };
+  const stream = async (request: StreamRequest, onEvent: (event: StreamEvent) => void): Promise<StreamResult> => {
+    if (options.provider === "anthropic") {
+      const { createAnthropicClient } = await import("./anthropic.ts");
+      return createAnthropicClient(common).stream(request, onEvent);
+    }
+    if (options.provider === "openai" && request.model.api === "responses") {
+      const { createOpenAiResponsesClient } = await import("./openai-responses.ts");
+      return createOpenAiResponsesClient({ ...common, name: "openai" }).stream(request, onEvent);
+    }
+    const { createOpenAiChatClient } = await import("./openai-chat.ts");
+    return createOpenAiChatClient({ ...common, name: options.provider }).stream(request, onEvent);
+  };
+  return { name: options.provider, stream };
+}

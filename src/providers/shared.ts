@@ -1,0 +1,182 @@
+/**
+ * Pieces every streaming client shares: the request → SSE → decoder loop with
+ * its abort / truncation rules (`runStream`), cost from catalog prices, event
+ * JSON parsing that fails as ProviderError "malformed", and the transcript
+ * clean-up applied before any request is built (orphan tool results dropped).
+ */
+import * as v from "valibot";
+import { postStream } from "./http.ts";
+import { parseSse, type SseEvent } from "./sse.ts";
+import {
+  ProviderError,
+  emptyUsage,
+  type ContentBlock,
+  type Message,
+  type ModelInfo,
+  type StopReason,
+  type StreamEvent,
+  type StreamRequest,
+  type StreamResult,
+  type Usage,
+} from "./types.ts";
+
+/** USD cost of one call: Σ tokens × price per million. */
+export function computeCost(usage: Usage, model: ModelInfo): number {
+  return (
+    (usage.input_tokens * model.priceInput +
+      usage.output_tokens * model.priceOutput +
+      usage.cache_read_tokens * model.priceCacheRead +
+      usage.cache_write_tokens * model.priceCacheWrite) /
+    1_000_000
+  );
+}
+
+/** Parses one event's JSON payload; unparseable text is ProviderError "malformed". */
+export function parseEventJson(label: string, event: SseEvent): unknown {
+  try {
+    return JSON.parse(event.data);
+  } catch {
+    throw new ProviderError("malformed", `${label}: unparseable ${event.event} event: ${event.data.slice(0, 120)}`);
+  }
+}
+
+/** The string `type` field of an event payload, if any (to skip unknown event kinds). */
+export function eventType(json: unknown): string | undefined {
+  if (json === null || typeof json !== "object") return undefined;
+  const type = (json as { type?: unknown }).type;
+  return typeof type === "string" ? type : undefined;
+}
+
+/** Validates a parsed payload against its schema; a mismatch is ProviderError "malformed". */
+export function validateEvent<TSchema extends v.GenericSchema>(
+  label: string,
+  event: SseEvent,
+  schema: TSchema,
+  json: unknown,
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, json);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const path = issue ? (v.getDotPath(issue) ?? "") : "";
+  throw new ProviderError(
+    "malformed",
+    `${label}: unexpected ${event.event} event${path ? ` (field "${path}")` : ""}: ${issue?.message ?? "invalid"}`,
+  );
+}
+
+/** Tool-call arguments as a JSON object; empty or invalid text becomes {}. */
+export function argumentsObject(raw: string): Record<string, unknown> {
+  if (raw.trim() === "") return {};
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function dataUrl(mimeType: string, data: string): string {
+  return `data:${mimeType};base64,${data}`;
+}
+
+/** Joins a URL base and a path without doubling or losing slashes. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}
+
+/** OpenAI-style endpoints: `{base}/v1/<path>`, or `{base}/<path>` when base already ends in /v1. */
+export function openAiUrl(base: string, path: string): string {
+  const trimmed = base.replace(/\/+$/, "");
+  return trimmed.endsWith("/v1") ? joinUrl(trimmed, path) : joinUrl(trimmed, `v1/${path}`);
+}
+
+/**
+ * Drops tool results whose call id no earlier assistant message issued
+ * (providers reject them), and messages left with no content.
+ */
+export function withoutOrphanToolResults(messages: readonly Message[]): Message[] {
+  const issued = new Set<string>();
+  const out: Message[] = [];
+  for (const message of messages) {
+    const content: ContentBlock[] = [];
+    for (const block of message.content) {
+      if (block.type === "tool_call") issued.add(block.id);
+      if (block.type === "tool_result" && !issued.has(block.call_id)) continue;
+      content.push(block);
+    }
+    if (content.length === 0) continue;
+    out.push(content.length === message.content.length ? message : { ...message, content });
+  }
+  return out;
+}
+
+/** Assembles one response from the SSE events of one provider dialect. */
+export interface StreamDecoder {
+  /** Consumes one event; true when it was the provider's terminal event. Throws ProviderError. */
+  handle(event: SseEvent): boolean;
+  /** Content assembled so far (complete after the terminal event, partial otherwise). */
+  content(): ContentBlock[];
+  stopReason(): StopReason;
+  /** Token counts (cost is filled in by runStream). */
+  usage(): Usage;
+  /** Closes open tool calls (emits tool_use_end) when a stream is cut short. */
+  closeOpen?(): void;
+}
+
+export interface RunStreamOptions {
+  readonly label: string;
+  /** Name of the terminal event, for the truncation message. */
+  readonly terminalName: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly request: StreamRequest;
+  readonly stallTimeoutMs?: number;
+  readonly retryDelaysMs?: readonly number[];
+  readonly decoder: StreamDecoder;
+  readonly onEvent: (event: StreamEvent) => void;
+}
+
+export async function runStream(options: RunStreamOptions): Promise<StreamResult> {
+  const { request, decoder, label } = options;
+  let terminal = false;
+  const finish = (stop: StopReason): StreamResult => {
+    const usage = { ...emptyUsage(), ...decoder.usage() };
+    usage.cost_usd = computeCost(usage, request.model);
+    options.onEvent({ type: "usage", usage: { ...usage } });
+    const message: Message = { role: "assistant", content: decoder.content(), time: new Date().toISOString() };
+    return { message, stop, usage };
+  };
+  try {
+    const response = await postStream({
+      label,
+      url: options.url,
+      headers: options.headers,
+      body: options.body,
+      signal: request.signal,
+      stallTimeoutMs: options.stallTimeoutMs,
+      retryDelaysMs: options.retryDelaysMs,
+    });
+    for await (const event of parseSse(response.body)) {
+      if (request.signal.aborted) break;
+      if (decoder.handle(event)) {
+        terminal = true;
+        break;
+      }
+    }
+  } catch (err) {
+    if (request.signal.aborted && !(err instanceof ProviderError && err.kind === "api")) {
+      decoder.closeOpen?.();
+      return finish("aborted");
+    }
+    throw err;
+  }
+  if (!terminal) {
+    if (request.signal.aborted) {
+      decoder.closeOpen?.();
+      return finish("aborted");
+    }
+    throw new ProviderError("truncated", `${label}: stream ended before ${options.terminalName} (response incomplete)`);
+  }
+  return finish(decoder.stopReason());
+}

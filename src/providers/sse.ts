@@ -1,0 +1,113 @@
+/**
+ * Server-sent events parser over a byte stream. Yields one {event, data} per
+ * dispatched event: `event:` names it (default "message"), `data:` lines are
+ * joined with "\n", `:` lines are comments, a blank line dispatches, one
+ * leading space after the colon is stripped, and CRLF, CR and LF all end a
+ * line. A line longer than the cap (10 MiB) raises ProviderError "malformed".
+ * Errors of the underlying stream propagate unchanged; an event left
+ * undispatched when the stream ends is discarded, as the SSE standard says.
+ */
+import { ProviderError } from "./types.ts";
+
+export interface SseEvent {
+  readonly event: string;
+  readonly data: string;
+}
+
+export const SSE_MAX_LINE_CHARS = 10 * 1024 * 1024;
+
+export interface SseOptions {
+  /** Longest accepted line, in characters. */
+  readonly maxLineChars?: number;
+}
+
+/** Accumulates fields of the event being read and yields it on a blank line. */
+class EventBuilder {
+  private eventName = "";
+  private dataLines: string[] = [];
+  private hasData = false;
+
+  /** Feeds one line; returns the event when the line dispatches one. */
+  line(line: string): SseEvent | undefined {
+    if (line === "") return this.dispatch();
+    if (line.startsWith(":")) return undefined;
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "event") this.eventName = value;
+    else if (field === "data") {
+      this.dataLines.push(value);
+      this.hasData = true;
+    }
+    // id, retry and unknown fields carry nothing the providers use.
+    return undefined;
+  }
+
+  private dispatch(): SseEvent | undefined {
+    const ready = this.hasData ? { event: this.eventName || "message", data: this.dataLines.join("\n") } : undefined;
+    this.eventName = "";
+    this.dataLines = [];
+    this.hasData = false;
+    return ready;
+  }
+}
+
+export async function* parseSse(
+  stream: ReadableStream<Uint8Array>,
+  options: SseOptions = {},
+): AsyncGenerator<SseEvent, void, undefined> {
+  const maxLine = options.maxLineChars ?? SSE_MAX_LINE_CHARS;
+  const decoder = new TextDecoder("utf-8");
+  const builder = new EventBuilder();
+  const reader = stream.getReader();
+  // Pieces of the current, not yet terminated line (kept apart to stay linear).
+  let pending: string[] = [];
+  let pendingLength = 0;
+  // A chunk ended in "\r": a "\n" opening the next chunk belongs to that line end.
+  let skipLeadingLf = false;
+
+  const overLimit = (): ProviderError =>
+    new ProviderError("malformed", `stream line longer than ${maxLine} characters`);
+
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (skipLeadingLf && text.length > 0) {
+        if (text.charCodeAt(0) === 10) text = text.slice(1);
+        skipLeadingLf = false;
+      }
+      let start = 0;
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code !== 10 && code !== 13) continue;
+        const tail = text.slice(start, i);
+        if (pendingLength + tail.length > maxLine) throw overLimit();
+        const line = pending.length === 0 ? tail : pending.join("") + tail;
+        pending = [];
+        pendingLength = 0;
+        if (code === 13) {
+          if (i + 1 < text.length) {
+            if (text.charCodeAt(i + 1) === 10) i++;
+          } else {
+            skipLeadingLf = true;
+          }
+        }
+        start = i + 1;
+        const event = builder.line(line);
+        if (event) yield event;
+      }
+      if (start < text.length) {
+        const rest = text.slice(start);
+        pendingLength += rest.length;
+        if (pendingLength > maxLine) throw overLimit();
+        pending.push(rest);
+      }
+      if (done) return;
+    }
+  } finally {
+    // Closes the connection when the consumer stops early; harmless after the end.
+    await reader.cancel().catch(() => undefined);
+  }
+}

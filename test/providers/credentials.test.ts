@@ -1,0 +1,55 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolveApiKey, saveApiKey } from "../../src/providers/index.ts";
+import { ProviderError } from "../../src/providers/types.ts";
+import { rejection } from "./helpers.ts";
+
+let dir: string;
+let authFile: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "zot-cred-"));
+  authFile = join(dir, "auth.json");
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe("credential lookup", () => {
+  test("order: flag, then env, then auth.json", async () => {
+    await writeFile(authFile, JSON.stringify({ anthropic: { api_key: "from-file" } }));
+    const env = { ANTHROPIC_API_KEY: "from-env" };
+    expect(await resolveApiKey({ provider: "anthropic", flag: "from-flag", env, authFile })).toEqual({ apiKey: "from-flag", source: "flag" });
+    expect(await resolveApiKey({ provider: "anthropic", env, authFile })).toEqual({ apiKey: "from-env", source: "env" });
+    expect(await resolveApiKey({ provider: "anthropic", env: {}, authFile })).toEqual({ apiKey: "from-file", source: "auth" });
+    // Another provider's variable does not count.
+    const err = await rejection(resolveApiKey({ provider: "openai", env, authFile }));
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ kind: "config", message: "no API key for openai: set OPENAI_API_KEY or pass --api-key" });
+  });
+
+  test("missing key names the env var and the flag; ollama needs none", async () => {
+    const err = await rejection(resolveApiKey({ provider: "anthropic", env: {}, authFile }));
+    expect(err).toMatchObject({ kind: "config", message: "no API key for anthropic: set ANTHROPIC_API_KEY or pass --api-key" });
+    expect(await resolveApiKey({ provider: "ollama", env: {}, authFile })).toEqual({ apiKey: "", source: "none" });
+  });
+
+  test("an invalid auth.json is a config error naming the file and field", async () => {
+    await writeFile(authFile, JSON.stringify({ anthropic: { api_key: 42 } }));
+    const err = await rejection(resolveApiKey({ provider: "anthropic", env: {}, authFile }));
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).message).toContain(authFile);
+    expect((err as ProviderError).message).toContain('field "anthropic.api_key"');
+  });
+
+  test("saveApiKey writes auth.json with mode 0600, keeping other providers", async () => {
+    await writeFile(authFile, JSON.stringify({ openai: { api_key: "sk-openai" } }), { mode: 0o644 });
+    await saveApiKey("anthropic", "sk-ant", authFile);
+    expect((await stat(authFile)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(authFile, "utf8"))).toEqual({ openai: { api_key: "sk-openai" }, anthropic: { api_key: "sk-ant" } });
+    expect(await resolveApiKey({ provider: "anthropic", env: {}, authFile })).toEqual({ apiKey: "sk-ant", source: "auth" });
+
+    const fresh = join(dir, "nested", "auth.json");
+    await saveApiKey("openai", "sk-2", fresh);
+    expect((await stat(fresh)).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, test } from "bun:test";
+import { parseSse, type SseEvent } from "../../src/providers/sse.ts";
+import { ProviderError } from "../../src/providers/types.ts";
+import { rejection } from "./helpers.ts";
+
+function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[i++];
+      if (chunk) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+}
+
+async function collect(chunks: readonly Uint8Array[], maxLineChars?: number): Promise<SseEvent[]> {
+  const out: SseEvent[] = [];
+  for await (const event of parseSse(streamOf(chunks), maxLineChars ? { maxLineChars } : {})) out.push(event);
+  return out;
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** Deterministic PRNG (mulberry32) so failures reproduce. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("parseSse", () => {
+  test("fields, comments, multi-line data, leading space and default event name", async () => {
+    const text = ": comment\nevent: first\ndata: a\ndata:  b\nid: 7\n\ndata:no-space\n\nevent: empty\n\n";
+    expect(await collect([bytes(text)])).toEqual([
+      { event: "first", data: "a\n b" },
+      { event: "message", data: "no-space" },
+    ]);
+  });
+
+  test("CRLF, CR and LF line ends all work, including CRLF split across chunks", async () => {
+    const events = await collect([bytes("data: one\r\n\r\ndata: two\r\r"), bytes("data: three\r"), bytes("\n\r\n")]);
+    expect(events).toEqual([
+      { event: "message", data: "one" },
+      { event: "message", data: "two" },
+      { event: "message", data: "three" },
+    ]);
+  });
+
+  test("an event left undispatched at the end of the stream is discarded", async () => {
+    expect(await collect([bytes("data: done\n\ndata: partial\n")])).toEqual([{ event: "message", data: "done" }]);
+  });
+
+  test("a line over the cap is a malformed ProviderError, even when it arrives in pieces", async () => {
+    const pieces = Array.from({ length: 20 }, () => bytes("x".repeat(100)));
+    const err = await rejection(collect([bytes("data: "), ...pieces], 1000));
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).kind).toBe("malformed");
+    // Just under the cap passes.
+    expect(await collect([bytes(`data: ${"y".repeat(990)}\n\n`)], 1000)).toEqual([{ event: "message", data: "y".repeat(990) }]);
+  });
+
+  test("property: any chunking of the byte stream yields the same events", async () => {
+    const random = prng(20250101);
+    const alphabet = ["a", "b", " ", ":", "é", "€", "😀", "{", "}", '"', "data", "\t"];
+    const lineEnds = ["\n", "\r\n", "\r"];
+    for (let round = 0; round < 60; round++) {
+      const expected: SseEvent[] = [];
+      let text = "";
+      const eventCount = 1 + Math.floor(random() * 6);
+      for (let e = 0; e < eventCount; e++) {
+        // "\r" then "\n" would read as one CRLF, so never follow a bare CR with LF.
+        const end = () => {
+          let chosen = lineEnds[Math.floor(random() * lineEnds.length)] as string;
+          if (text.endsWith("\r") && chosen === "\n") chosen = "\r\n";
+          return chosen;
+        };
+        if (random() < 0.3) {
+          text += ": a comment é";
+          text += end();
+        }
+        const name = random() < 0.5 ? `kind${e}` : "";
+        if (name) {
+          text += `event: ${name}`;
+          text += end();
+        }
+        const lines: string[] = [];
+        const lineCount = 1 + Math.floor(random() * 3);
+        for (let l = 0; l < lineCount; l++) {
+          let value = "";
+          const length = Math.floor(random() * 12);
+          for (let c = 0; c < length; c++) value += alphabet[Math.floor(random() * alphabet.length)];
+          lines.push(value);
+          text += `data: ${value}`;
+          text += end();
+        }
+        text += end();
+        expected.push({ event: name || "message", data: lines.join("\n") });
+      }
+      const encoded = bytes(text);
+      expect(await collect([encoded])).toEqual(expected);
+      // Random cut points, including inside multi-byte characters and between \r and \n.
+      const chunks: Uint8Array[] = [];
+      let at = 0;
+      while (at < encoded.length) {
+        const size = 1 + Math.floor(random() * 7);
+        chunks.push(encoded.subarray(at, at + size));
+        at += size;
+      }
+      expect(await collect(chunks)).toEqual(expected);
+      // One byte at a time.
+      expect(await collect(Array.from(encoded, (byte) => Uint8Array.of(byte)))).toEqual(expected);
+    }
+  });
+});
