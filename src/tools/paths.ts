@@ -1,0 +1,106 @@
+/**
+ * Path handling shared by the file tools: `~/` expansion, resolution against
+ * the tool cwd, canonicalisation through symlinks (also for paths that do not
+ * exist yet, via their nearest existing ancestor and dangling links), and the
+ * jail check. Nothing here throws for an expected failure: results are values.
+ */
+import { lstat, readlink, realpath } from "node:fs/promises";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { systemErrorCode } from "../common/errors.ts";
+import { textOutcome, type ToolContext, type ToolOutcome } from "./types.ts";
+
+/** Symlink hops followed before giving up (matches the usual ELOOP limit). */
+const MAX_LINK_HOPS = 40;
+
+/** Expands a leading `~` / `~/` and resolves relative paths against cwd. */
+export function resolveToolPath(cwd: string, path: string): string {
+  let expanded = path;
+  if (path === "~") expanded = homedir();
+  else if (path.startsWith("~/")) expanded = join(homedir(), path.slice(2));
+  return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+}
+
+/**
+ * The real location of an absolute path with every symlink resolved. Missing
+ * trailing components are appended to the canonical form of the nearest
+ * existing ancestor; a dangling symlink is followed to where it points.
+ */
+export async function canonicalPath(path: string, hops = 0): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (err) {
+    const code = systemErrorCode(err);
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
+  }
+  if (hops > MAX_LINK_HOPS) throw Object.assign(new Error("too many levels of symbolic links"), { code: "ELOOP" });
+  const linkTarget = await danglingLinkTarget(path);
+  if (linkTarget !== undefined) return canonicalPath(resolve(dirname(path), linkTarget), hops + 1);
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(await canonicalPath(parent, hops), basename(path));
+}
+
+async function danglingLinkTarget(path: string): Promise<string | undefined> {
+  try {
+    const stats = await lstat(path);
+    return stats.isSymbolicLink() ? await readlink(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isWithin(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+export type PathCheck =
+  | { readonly ok: true; readonly absolute: string; readonly canonical: string }
+  | { readonly ok: false; readonly outcome: ToolOutcome };
+
+/**
+ * Resolves a tool's path argument and, when ctx.jailRoot is set, refuses it
+ * (status "blocked") unless its canonical form is the root or under it.
+ */
+export async function checkToolPath(ctx: ToolContext, path: string): Promise<PathCheck> {
+  const absolute = resolveToolPath(ctx.cwd, path);
+  let canonical: string;
+  try {
+    canonical = await canonicalPath(absolute);
+  } catch (err) {
+    return { ok: false, outcome: textOutcome(describeFsError(err, path), true) };
+  }
+  if (ctx.jailRoot !== undefined) {
+    let root: string;
+    try {
+      root = await canonicalPath(resolve(ctx.jailRoot));
+    } catch {
+      root = resolve(ctx.jailRoot);
+    }
+    if (!isWithin(root, canonical)) {
+      const text = `jailed: path "${path}" is outside sandbox root "${ctx.jailRoot}"`;
+      return { ok: false, outcome: textOutcome(text, true, { status: "blocked", details: { path, jail_root: ctx.jailRoot } }) };
+    }
+  }
+  return { ok: true, absolute, canonical };
+}
+
+/** One line describing a file-system failure, naming the path as the model gave it. */
+export function describeFsError(err: unknown, path: string): string {
+  switch (systemErrorCode(err)) {
+    case "ENOENT":
+      return `${path}: no such file or directory`;
+    case "ENOTDIR":
+      return `${path}: a parent of this path is not a directory`;
+    case "EACCES":
+    case "EPERM":
+      return `${path}: permission denied`;
+    case "EISDIR":
+      return `${path} is a directory`;
+    case "ELOOP":
+      return `${path}: too many levels of symbolic links`;
+    default:
+      return `${path}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The `read` tool: returns one page of a text file (offset = 1-based first
+ * line, limit = most lines), capped at MAX_OUTPUT_LINES lines and
+ * MAX_OUTPUT_BYTES bytes, with a note telling the model the offset to continue
+ * from; pages through files of any size. PNG/JPEG/GIF/WebP files (extension
+ * and magic bytes) come back as one base64 image block. Directories, special
+ * files and binary files (NUL in the first 8 KiB) are refused with an error.
+ */
+import { open, readFile, stat, type FileHandle } from "node:fs/promises";
+import { extname } from "node:path";
+import * as v from "valibot";
+import { checkToolPath, describeFsError } from "./paths.ts";
+import { scanPage, type TextPage } from "./read-scan.ts";
+import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, parseToolArgs } from "./shared.ts";
+import { textOutcome, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
+
+const BINARY_SNIFF_BYTES = 8 * 1024;
+/** Images larger than this are refused rather than base64-encoded into the context. */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+
+const ReadArgs = v.object({
+  path: v.pipe(v.string("expected a string"), v.minLength(1, "must not be empty")),
+  offset: v.nullish(v.pipe(v.number("expected a number"), v.integer("expected an integer"), v.minValue(1, "must be a line number ≥ 1"))),
+  limit: v.nullish(v.pipe(v.number("expected a number"), v.integer("expected an integer"), v.minValue(1, "must be ≥ 1"))),
+});
+
+/** The image MIME type the leading bytes prove, if any. */
+export function sniffImageMime(head: Uint8Array): string | undefined {
+  const starts = (bytes: readonly number[], at = 0): boolean => bytes.every((byte, i) => head[at + i] === byte);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (starts([0x47, 0x49, 0x46, 0x38]) && (head[4] === 0x37 || head[4] === 0x39) && head[5] === 0x61) return "image/gif";
+  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+  return undefined;
+}
+
+async function readHead(handle: FileHandle): Promise<Uint8Array> {
+  const head = new Uint8Array(BINARY_SNIFF_BYTES);
+  let filled = 0;
+  while (filled < head.length) {
+    const { bytesRead } = await handle.read(head, filled, head.length - filled, null);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return head.subarray(0, filled);
+}
+
+async function imageOutcome(file: string, path: string, absolute: string, mime: string, size: number): Promise<ToolOutcome> {
+  if (size > MAX_IMAGE_BYTES) {
+    return textOutcome(`${path}: image is ${formatBytes(size)}, larger than the ${formatBytes(MAX_IMAGE_BYTES)} limit`, true);
+  }
+  const data = await readFile(file);
+  return {
+    content: [{ type: "image", mime_type: mime, data: Buffer.from(data).toString("base64") }],
+    isError: false,
+    details: { path: absolute, mime_type: mime, bytes: data.length },
+  };
+}
+
+function continuationNote(page: TextPage, requestedLimit: number | undefined): string | undefined {
+  const first = page.startLine;
+  const last = first + page.linesShown - 1;
+  const total = page.totalLines === undefined ? `at least ${page.linesSeen}` : String(page.totalLines);
+  const more = page.totalLines === undefined || page.totalLines > last;
+  const next = `call read with offset=${last + 1} to continue`;
+  if (page.cutLine) {
+    const tail = more ? `; ${next}` : "";
+    return `[truncated: line ${first} is longer than ${MAX_OUTPUT_BYTES} bytes and was cut; use bash (e.g. head -c / cut -c) to see the rest of it${tail}]`;
+  }
+  if (!more) return undefined;
+  const capped = page.stop === "byte_cap" || (page.stop === "window" && (requestedLimit === undefined || requestedLimit > MAX_OUTPUT_LINES));
+  if (capped) {
+    const why = page.stop === "byte_cap" ? ` (${MAX_OUTPUT_BYTES}-byte limit)` : ` (${MAX_OUTPUT_LINES}-line limit)`;
+    return `[truncated${why}: showing lines ${first}-${last} of ${total}; ${next}]`;
+  }
+  return `[showing lines ${first}-${last} of ${total}; ${next}]`;
+}
+
+async function readText(
+  handle: FileHandle,
+  head: Uint8Array,
+  path: string,
+  absolute: string,
+  offset: number,
+  limit: number | undefined,
+  ctx: ToolContext,
+): Promise<ToolOutcome> {
+  const maxLines = Math.min(limit ?? MAX_OUTPUT_LINES, MAX_OUTPUT_LINES);
+  const page = await scanPage(handle, { startLine: offset, maxLines, maxBytes: MAX_OUTPUT_BYTES, signal: ctx.signal, head });
+  if (page.stop === "cancelled") return textOutcome(`read: cancelled while reading ${path}`, true, { status: "cancelled" });
+  const lastLine = offset + page.linesShown - 1;
+  const details = {
+    path: absolute,
+    start_line: offset,
+    end_line: page.linesShown > 0 ? lastLine : undefined,
+    total_lines: page.totalLines,
+    lines_truncated: page.stop === "window" && maxLines === MAX_OUTPUT_LINES && (page.totalLines ?? Infinity) > lastLine,
+    bytes_truncated: page.stop === "byte_cap",
+  };
+  if (page.linesSeen === 0) return textOutcome("[empty file]", false, { details });
+  if (page.linesShown === 0) {
+    return textOutcome(`[offset ${offset} is past the end of ${path} (${page.linesSeen} lines)]`, false, { details });
+  }
+  const note = continuationNote(page, limit ?? undefined);
+  return textOutcome(note === undefined ? page.text : `${page.text}${note}`, false, { details });
+}
+
+async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<ToolOutcome> {
+  const parsed = parseToolArgs("read", ReadArgs, rawArgs);
+  if (!parsed.ok) return parsed.outcome;
+  const { path, offset, limit } = parsed.value;
+  const checked = await checkToolPath(ctx, path);
+  if (!checked.ok) return checked.outcome;
+  const { absolute, canonical } = checked;
+
+  let size: number;
+  try {
+    const stats = await stat(canonical);
+    if (stats.isDirectory()) return textOutcome(`${absolute} is a directory`, true);
+    if (!stats.isFile()) return textOutcome(`${path} is not a regular file`, true);
+    size = stats.size;
+  } catch (err) {
+    return textOutcome(describeFsError(err, path), true);
+  }
+
+  let handle: FileHandle;
+  try {
+    handle = await open(canonical, "r");
+  } catch (err) {
+    return textOutcome(describeFsError(err, path), true);
+  }
+  try {
+    const head = await readHead(handle);
+    const extensionMime = IMAGE_EXTENSIONS[extname(canonical).toLowerCase()];
+    const looksBinary = head.includes(0);
+    if (extensionMime !== undefined || looksBinary) {
+      const sniffed = sniffImageMime(head);
+      if (sniffed !== undefined) return await imageOutcome(canonical, path, absolute, sniffed, size);
+      if (extensionMime !== undefined) {
+        return textOutcome(`${path} has an image extension but is not a valid PNG, JPEG, GIF or WebP file`, true);
+      }
+    }
+    if (looksBinary) return textOutcome(`${path} looks binary; refusing to read as text`, true);
+    return await readText(handle, head, path, absolute, offset ?? 1, limit ?? undefined, ctx);
+  } finally {
+    await handle.close();
+  }
+}
+
+export function createReadTool(): Tool {
+  return {
+    name: "read",
+    description:
+      "Read a file. Text comes back as lines (no line numbers), at most " +
+      `${MAX_OUTPUT_LINES} lines or ${MAX_OUTPUT_BYTES / 1024} KiB per call; use offset (1-based line) and limit ` +
+      "to page through larger files — the result says which offset to continue from. " +
+      "PNG, JPEG, GIF and WebP files are returned as images. Binary files are refused.",
+    schema: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "File path, absolute or relative to the working directory (~/ allowed)." },
+        offset: { type: "integer", minimum: 1, description: "1-based line number to start reading at (default 1)." },
+        limit: { type: "integer", minimum: 1, description: `Maximum number of lines to return (at most ${MAX_OUTPUT_LINES}).` },
+      },
+      required: ["path"],
+    },
+    execute: guarded("read", executeRead),
+  };
+}

@@ -1,0 +1,184 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createBashTool, formatDuration } from "../../src/tools/index.ts";
+import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
+
+const savedOutputs: string[] = [];
+afterAll(() => {
+  cleanupTempDirs();
+  for (const path of savedOutputs) rmSync(path, { force: true });
+});
+
+const bash = createBashTool();
+
+/** True while the process exists and is not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    if (existsSync("/proc/self")) return false;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+async function waitUntilGone(pids: readonly number[], ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const living = pids.filter(alive);
+    if (living.length === 0 || Date.now() > deadline) return living;
+    await Bun.sleep(50);
+  }
+}
+
+function pidsIn(text: string): number[] {
+  return [...text.matchAll(/pid:(\d+)/g)].map((match) => Number(match[1]));
+}
+
+describe("bash: running commands", () => {
+  test("echo: layout, exit 0, cwd, progress streamed", async () => {
+    const dir = tempDir();
+    const ctx = makeContext(dir);
+    const outcome = await bash.execute({ command: "echo hello; pwd" }, ctx);
+    expect(outcome.isError).toBe(false);
+    expect(outcome.status).toBeUndefined();
+    expect(textOf(outcome)).toMatch(new RegExp(`^\\$ echo hello; pwd\\n\\nhello\\n${dir}\\n\\[exit 0\\]  Took \\d+\\.\\ds$`));
+    expect(ctx.progress.join("")).toBe(`hello\n${dir}\n`);
+    expect(outcome.details).toMatchObject({ exit_code: 0, full_output_path: undefined });
+    expect(typeof outcome.details?.duration_ms).toBe("number");
+  });
+
+  test("a non-zero exit is an error with the exit code", async () => {
+    const outcome = await bash.execute({ command: "echo failing; exit 3" }, makeContext(tempDir()));
+    expect(outcome.isError).toBe(true);
+    expect(outcome.details?.exit_code).toBe(3);
+    expect(textOf(outcome)).toContain("failing\n[exit 3]");
+  });
+
+  test("stderr is merged with stdout in order, syntax errors included", async () => {
+    const ctx = makeContext(tempDir());
+    const outcome = await bash.execute({ command: "echo one; echo two >&2; echo three; echo four >&2" }, ctx);
+    expect(textOf(outcome)).toContain("\n\none\ntwo\nthree\nfour\n[exit 0]");
+    const syntax = await bash.execute({ command: "if then fi (" }, ctx);
+    expect(syntax.isError).toBe(true);
+    expect(textOf(syntax).toLowerCase()).toContain("syntax error");
+  });
+
+  test("long output keeps the tail and saves the full output to a 0600 temp file", async () => {
+    const outcome = await bash.execute({ command: "seq 1 30000" }, makeContext(tempDir()));
+    const text = textOf(outcome);
+    const path = outcome.details?.full_output_path;
+    expect(typeof path).toBe("string");
+    if (typeof path !== "string") return;
+    savedOutputs.push(path);
+    expect(path).toMatch(/zot-bash-[0-9a-f]{12}\.log$/);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const expected = Array.from({ length: 30000 }, (_, i) => `${i + 1}`).join("\n") + "\n";
+    expect(readFileSync(path, "utf8")).toBe(expected);
+    expect(text).toContain("30000\n[exit 0]");
+    expect(text).toContain(`(full output: ${path})`);
+    expect(text).toContain("[output truncated to the last 50 KiB: showing the last");
+    expect(text).toContain("of 30000 lines");
+    expect(text).not.toContain("\n1\n2\n3\n");
+    const body = text.slice(text.indexOf("]\n") + 2, text.lastIndexOf("[exit"));
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(51_200);
+    expect(expected.endsWith(body)).toBe(true);
+    // The kept tail starts at a line boundary, not mid-number.
+    expect(expected[expected.length - body.length - 1]).toBe("\n");
+    expect(outcome.details).toMatchObject({ bytes_truncated: true });
+  });
+
+  test("more than 2000 short lines keep the last 2000", async () => {
+    const outcome = await bash.execute({ command: "seq 1 2500" }, makeContext(tempDir()));
+    const path = outcome.details?.full_output_path;
+    if (typeof path === "string") savedOutputs.push(path);
+    const text = textOf(outcome);
+    expect(outcome.details).toMatchObject({ lines_truncated: true, bytes_truncated: false });
+    expect(text).toContain("showing the last 2000 of 2500 lines");
+    expect(text).toContain("\n501\n502\n");
+    expect(text).not.toContain("\n500\n");
+    expect(typeof path === "string" && readFileSync(path, "utf8").startsWith("1\n2\n")).toBe(true);
+  });
+
+  test("bad arguments name the field", async () => {
+    const ctx = makeContext(tempDir());
+    expect(textOf(await bash.execute({}, ctx))).toBe('bash: field "command": expected a string');
+    expect(textOf(await bash.execute({ command: "  " }, ctx))).toBe('bash: field "command": must not be empty');
+    expect(textOf(await bash.execute({ command: "true", timeout: "5" }, ctx))).toStartWith('bash: field "timeout":');
+  });
+});
+
+describe("bash: timeout and abort kill the process group", () => {
+  test("a timeout kills the shell and its background children", async () => {
+    const ctx = makeContext(tempDir());
+    const started = Date.now();
+    const outcome = await bash.execute(
+      { command: 'echo "pid:$$"; sleep 30 & echo "pid:$!"; sleep 31 & echo "pid:$!"; wait', timeout: 0.5 },
+      ctx,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(outcome.isError).toBe(true);
+    expect(outcome.status).toBe("timed_out");
+    expect(textOf(outcome)).toContain("[timed out after 0.5s; process group killed]");
+    const pids = pidsIn(ctx.progress.join(""));
+    expect(pids).toHaveLength(3);
+    expect(await waitUntilGone(pids, 4000)).toEqual([]);
+  });
+
+  test("SIGKILL follows 3 s after SIGTERM for a child that ignores SIGTERM", async () => {
+    const ctx = makeContext(tempDir());
+    const outcome = await bash.execute(
+      { command: `sh -c 'trap "" TERM; echo "pid:$$"; while :; do sleep 0.1; done' & wait`, timeout: 0.5 },
+      ctx,
+    );
+    expect(outcome.status).toBe("timed_out");
+    const pids = pidsIn(ctx.progress.join(""));
+    expect(pids).toHaveLength(1);
+    expect(await waitUntilGone(pids, 5000)).toEqual([]);
+  }, 15_000);
+
+  test("aborting via the AbortController cancels the command", async () => {
+    const controller = new AbortController();
+    const ctx = makeContext(tempDir(), { signal: controller.signal });
+    const started = Date.now();
+    const running = bash.execute({ command: 'echo "pid:$$"; sleep 30 & echo "pid:$!"; wait' }, ctx);
+    while (pidsIn(ctx.progress.join("")).length < 2) await Bun.sleep(20);
+    controller.abort();
+    const outcome = await running;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(outcome.isError).toBe(true);
+    expect(outcome.status).toBe("cancelled");
+    expect(textOf(outcome)).toContain("[cancelled; process group killed]");
+    expect(await waitUntilGone(pidsIn(ctx.progress.join("")), 4000)).toEqual([]);
+  });
+
+  test("an already-aborted signal never starts the command", async () => {
+    const dir = tempDir();
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await bash.execute({ command: "touch marker" }, makeContext(dir, { signal: controller.signal }));
+    expect(outcome.status).toBe("cancelled");
+    expect(existsSync(`${dir}/marker`)).toBe(false);
+  });
+
+  test("a background process holding the pipe does not block the result", async () => {
+    const ctx = makeContext(tempDir());
+    const started = Date.now();
+    const outcome = await bash.execute({ command: 'sleep 20 & echo "pid:$!"; echo done' }, ctx);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(outcome.isError).toBe(false);
+    for (const pid of pidsIn(ctx.progress.join(""))) process.kill(pid, "SIGKILL");
+  });
+});
+
+test("formatDuration", () => {
+  expect(formatDuration(0)).toBe("0.0s");
+  expect(formatDuration(1234)).toBe("1.2s");
+  expect(formatDuration(83_000)).toBe("1m23s");
+  expect(formatDuration(3_725_000)).toBe("1h2m");
+});
