@@ -1,0 +1,176 @@
+/**
+ * Agent events: the observable stream of one prompt, shaped exactly like the
+ * original --json schema (reference notes §5.2) so JSON mode is a plain
+ * serialisation. Field names are the JSON names. The only additions are
+ * optional UI-only fields on `tool_result` (status, details) that
+ * toJsonEventLine never writes.
+ *
+ * toJsonEventLine(event) returns one JSON line (with its trailing "\n"):
+ * `type` first, content blocks in their wire shapes (image data replaced by a
+ * byte count, tool-call args parsed, thinking/reasoning omitted) and `<`, `>`,
+ * `&`, U+2028, U+2029 escaped like Go's encoding/json.
+ */
+import type { ContentBlock, StopReason, Usage } from "../providers/types.ts";
+import type { ToolResultContent, ToolStatus } from "../tools/types.ts";
+
+export interface UsageFields {
+  readonly input: number;
+  readonly output: number;
+  readonly cache_read: number;
+  readonly cache_write: number;
+  readonly cost_usd: number;
+}
+
+export type AgentEvent =
+  | { readonly type: "turn_start"; readonly step: number }
+  | { readonly type: "user_message"; readonly content: readonly ContentBlock[]; readonly time: string }
+  | { readonly type: "assistant_start" }
+  | { readonly type: "text_delta"; readonly delta: string }
+  | { readonly type: "tool_use_start"; readonly id: string; readonly name: string }
+  | { readonly type: "tool_use_args"; readonly id: string; readonly delta: string }
+  | { readonly type: "tool_use_end"; readonly id: string }
+  /** `args` is the model's original call: parsed JSON, {} when empty, the raw text when malformed. */
+  | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly args: unknown }
+  | { readonly type: "tool_progress"; readonly id: string; readonly text: string }
+  | {
+      readonly type: "tool_result";
+      readonly id: string;
+      readonly is_error: boolean;
+      readonly content: readonly ToolResultContent[];
+      /** UI-only, not serialised. */
+      readonly status?: ToolStatus;
+      /** UI-only, not serialised. */
+      readonly details?: Readonly<Record<string, unknown>>;
+    }
+  | { readonly type: "assistant_message"; readonly content: readonly ContentBlock[]; readonly time: string }
+  | ({ readonly type: "usage"; readonly cumulative: UsageFields } & UsageFields)
+  | { readonly type: "turn_end"; readonly stop: StopReason; readonly error?: string }
+  | { readonly type: "done" }
+  | { readonly type: "error"; readonly message: string };
+
+export type AgentEventType = AgentEvent["type"];
+
+export function usageFields(usage: Usage): UsageFields {
+  return {
+    input: usage.input_tokens,
+    output: usage.output_tokens,
+    cache_read: usage.cache_read_tokens,
+    cache_write: usage.cache_write_tokens,
+    cost_usd: usage.cost_usd,
+  };
+}
+
+export function usageEvent(turn: Usage, cumulative: Usage): AgentEvent {
+  return { type: "usage", ...usageFields(turn), cumulative: usageFields(cumulative) };
+}
+
+/** Tool-call argument text as a JSON value: {} when blank, the raw text when malformed. */
+export function parseArgsForDisplay(raw: string): unknown {
+  if (raw.trim() === "") return {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** Decoded size of base64 data without decoding it. */
+export function base64ByteLength(data: string): number {
+  const clean = data.replace(/[\s=]/g, "");
+  return Math.floor((clean.length * 3) / 4);
+}
+
+type JsonBlock = Readonly<Record<string, unknown>>;
+
+function resultContentJson(content: readonly ToolResultContent[]): JsonBlock[] {
+  const out: JsonBlock[] = [];
+  for (const block of content) {
+    const json = blockJson(block);
+    if (json !== undefined) out.push(json);
+  }
+  return out;
+}
+
+function blockJson(block: ContentBlock): JsonBlock | undefined {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "image":
+      return { type: "image", mime_type: block.mime_type, bytes: base64ByteLength(block.data) };
+    case "tool_call":
+      return { type: "tool_call", id: block.id, name: block.name, args: parseArgsForDisplay(block.arguments) };
+    case "tool_result":
+      return {
+        type: "tool_result",
+        call_id: block.call_id,
+        is_error: block.is_error,
+        content: resultContentJson(block.content),
+      };
+    case "thinking":
+    case "redacted_thinking":
+    case "reasoning":
+      return undefined;
+  }
+}
+
+export function contentJson(content: readonly ContentBlock[]): JsonBlock[] {
+  const out: JsonBlock[] = [];
+  for (const block of content) {
+    const json = blockJson(block);
+    if (json !== undefined) out.push(json);
+  }
+  return out;
+}
+
+/** The event as the JSON object the original wrote (field order included). */
+export function eventJson(event: AgentEvent): JsonBlock {
+  switch (event.type) {
+    case "user_message":
+    case "assistant_message":
+      return { type: event.type, content: contentJson(event.content), time: event.time };
+    case "tool_result":
+      return { type: event.type, id: event.id, is_error: event.is_error, content: resultContentJson(event.content) };
+    case "turn_end":
+      return event.error === undefined
+        ? { type: event.type, stop: event.stop }
+        : { type: event.type, stop: event.stop, error: event.error };
+    case "usage": {
+      const { cumulative } = event;
+      return {
+        type: event.type,
+        input: event.input,
+        output: event.output,
+        cache_read: event.cache_read,
+        cache_write: event.cache_write,
+        cost_usd: event.cost_usd,
+        cumulative: {
+          input: cumulative.input,
+          output: cumulative.output,
+          cache_read: cumulative.cache_read,
+          cache_write: cumulative.cache_write,
+          cost_usd: cumulative.cost_usd,
+        },
+      };
+    }
+    default:
+      return event;
+  }
+}
+
+const GO_ESCAPES: Readonly<Record<string, string>> = {
+  "<": "\\u003c",
+  ">": "\\u003e",
+  "&": "\\u0026",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
+
+/** JSON.stringify with Go encoding/json's HTML-safe escaping. */
+export function goJsonStringify(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => GO_ESCAPES[ch] ?? ch);
+}
+
+/** One --json output line for the event, including the trailing newline. */
+export function toJsonEventLine(event: AgentEvent): string {
+  return `${goJsonStringify(eventJson(event))}\n`;
+}

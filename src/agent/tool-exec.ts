@@ -1,0 +1,255 @@
+/**
+ * The single choke point for tool execution. Every call (the model's, and an
+ * extension's call_tool / tool_prompt via AgentSession.runTool) goes through
+ * runToolBatch, which for each call, in the model's order:
+ *   1. parses the argument text (blank → {}; malformed / non-object → failed),
+ *   2. looks the tool up (unknown → `unknown tool "x"`),
+ *   3. refuses interactive tools unless the host allows them (blocked),
+ *   4. consults hooks.beforeToolCall (block, or replacement args),
+ *   5. executes (thrown errors become error results, never escape),
+ *   6. consults hooks.afterToolResult (replacement outcome),
+ *   7. reports the record through onSettled.
+ * Consecutive concurrency-safe calls form one group: their steps 1–4 run
+ * serially, then their executions overlap; unsafe calls run alone. Records
+ * come back in the order of the input calls. Nothing here emits AgentEvents.
+ */
+import { errorMessage } from "../common/errors.ts";
+import type { Tool, ToolOutcome, ToolStatus } from "../tools/types.ts";
+import { DEFAULT_TOOL_BLOCK_REASON, type AgentHooks, type ToolCallOrigin } from "./hooks.ts";
+import type { AgentTools, ToolCallRecord, ToolCallRequest } from "./types.ts";
+
+export interface ToolRunEnvironment {
+  readonly tools: AgentTools;
+  readonly hooks: AgentHooks;
+  readonly cwd: string;
+  readonly jailRoot: string | undefined;
+  readonly allowInteractive: boolean;
+  /** false → every call runs alone, in order. */
+  readonly parallel: boolean;
+}
+
+export interface ToolBatchOptions {
+  readonly origin: ToolCallOrigin;
+  readonly signal: AbortSignal;
+  readonly onProgress?: (id: string, text: string) => void;
+  /** Called once per call as soon as its record is final (completion order). */
+  readonly onSettled?: (record: ToolCallRecord) => void;
+}
+
+const DEFAULT_EXCLUSIVE_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash"]);
+export const ABORTED_BEFORE_EXECUTION = "tool call was aborted before it ran";
+
+type JsonObject = Readonly<Record<string, unknown>>;
+
+/** A call after steps 1–4: either settled without execution, or ready to run. */
+type PreparedCall =
+  | {
+      readonly kind: "settled";
+      readonly call: ToolCallRequest;
+      readonly effectiveArgs: JsonObject | undefined;
+      readonly outcome: ToolOutcome;
+      readonly status: ToolStatus;
+    }
+  | { readonly kind: "ready"; readonly call: ToolCallRequest; readonly tool: Tool; readonly effectiveArgs: JsonObject };
+
+type ParsedArgs = { readonly ok: true; readonly args: JsonObject } | { readonly ok: false; readonly message: string };
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function parseToolArguments(raw: string): ParsedArgs {
+  if (raw.trim() === "") return { ok: true, args: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    return { ok: false, message: `invalid tool arguments: ${errorMessage(err)}` };
+  }
+  if (!isJsonObject(value)) return { ok: false, message: "invalid tool arguments: expected a JSON object" };
+  return { ok: true, args: value };
+}
+
+function errorOutcome(text: string, status: ToolStatus): ToolOutcome {
+  return { content: [{ type: "text", text }], isError: true, status };
+}
+
+function settled(
+  call: ToolCallRequest,
+  effectiveArgs: JsonObject | undefined,
+  text: string,
+  status: ToolStatus,
+): PreparedCall {
+  return { kind: "settled", call, effectiveArgs, outcome: errorOutcome(text, status), status };
+}
+
+function classify(outcome: ToolOutcome): ToolStatus {
+  return outcome.status ?? (outcome.isError ? "failed" : "completed");
+}
+
+function isToolOutcome(value: unknown): value is ToolOutcome {
+  return isJsonObject(value) && Array.isArray(value.content) && typeof value.isError === "boolean";
+}
+
+async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: ToolBatchOptions): Promise<PreparedCall> {
+  const parsed = parseToolArguments(call.arguments);
+  if (!parsed.ok) return settled(call, undefined, parsed.message, "failed");
+  const tool = env.tools.get(call.name);
+  if (tool === undefined) return settled(call, parsed.args, `unknown tool "${call.name}"`, "failed");
+  if (tool.interactive === true && !env.allowInteractive) {
+    return settled(call, parsed.args, `tool "${call.name}" needs user interaction, which this mode does not support`, "blocked");
+  }
+  if (options.signal.aborted) return settled(call, parsed.args, ABORTED_BEFORE_EXECUTION, "cancelled");
+  const hook = env.hooks.beforeToolCall;
+  if (hook === undefined) return { kind: "ready", call, tool, effectiveArgs: parsed.args };
+  let effectiveArgs = parsed.args;
+  try {
+    const decision = await hook({
+      id: call.id,
+      name: call.name,
+      args: parsed.args,
+      rawArgs: call.arguments,
+      origin: options.origin,
+      signal: options.signal,
+    });
+    if (decision?.block !== undefined) {
+      const reason = decision.block.reason === "" ? DEFAULT_TOOL_BLOCK_REASON : decision.block.reason;
+      return settled(call, parsed.args, reason, decision.block.status ?? "blocked");
+    }
+    if (decision?.args !== undefined && isJsonObject(decision.args)) effectiveArgs = decision.args;
+  } catch (err) {
+    return settled(call, parsed.args, `tool call guard failed: ${errorMessage(err)}`, "blocked");
+  }
+  if (options.signal.aborted) return settled(call, effectiveArgs, ABORTED_BEFORE_EXECUTION, "cancelled");
+  return { kind: "ready", call, tool, effectiveArgs };
+}
+
+async function execute(
+  env: ToolRunEnvironment,
+  tool: Tool,
+  call: ToolCallRequest,
+  args: JsonObject,
+  options: ToolBatchOptions,
+): Promise<ToolOutcome> {
+  const onProgress = options.onProgress;
+  const ctx = {
+    cwd: env.cwd,
+    signal: options.signal,
+    onProgress: onProgress === undefined ? ignoreProgress : (text: string) => onProgress(call.id, text),
+    jailRoot: env.jailRoot,
+  };
+  try {
+    const outcome: unknown = await tool.execute(args, ctx);
+    if (isToolOutcome(outcome)) return outcome;
+    return errorOutcome(`tool "${call.name}" returned an invalid result`, "failed");
+  } catch (err) {
+    if (options.signal.aborted) return errorOutcome(`aborted: ${errorMessage(err)}`, "cancelled");
+    return errorOutcome(errorMessage(err), "failed");
+  }
+}
+
+function ignoreProgress(): void {}
+
+async function finish(env: ToolRunEnvironment, prepared: PreparedCall, options: ToolBatchOptions): Promise<ToolCallRecord> {
+  const { call } = prepared;
+  let outcome: ToolOutcome;
+  let status: ToolStatus;
+  let executed = false;
+  if (prepared.kind === "settled") {
+    outcome = prepared.outcome;
+    status = prepared.status;
+  } else {
+    executed = true;
+    outcome = await execute(env, prepared.tool, call, prepared.effectiveArgs, options);
+    status = classify(outcome);
+    const activate = outcome.activateTools;
+    if (activate !== undefined && activate.length > 0) env.tools.activate(activate);
+  }
+  const hook = env.hooks.afterToolResult;
+  if (hook !== undefined) {
+    try {
+      const replacement = await hook({
+        id: call.id,
+        name: call.name,
+        rawArgs: call.arguments,
+        origin: options.origin,
+        effectiveArgs: prepared.effectiveArgs,
+        outcome,
+        status,
+        executed,
+        signal: options.signal,
+      });
+      if (replacement !== undefined) {
+        outcome = isToolOutcome(replacement)
+          ? replacement
+          : errorOutcome("tool result hook returned an invalid result", status);
+      }
+    } catch (err) {
+      outcome = errorOutcome(`tool result hook failed: ${errorMessage(err)}`, status);
+    }
+  }
+  const record: ToolCallRecord = {
+    id: call.id,
+    name: call.name,
+    rawArgs: call.arguments,
+    origin: options.origin,
+    effectiveArgs: prepared.effectiveArgs,
+    outcome,
+    status,
+    executed,
+  };
+  options.onSettled?.(record);
+  return record;
+}
+
+function isConcurrencySafe(env: ToolRunEnvironment, name: string): boolean {
+  if (!env.parallel) return false;
+  const check = env.tools.concurrencySafe;
+  return check === undefined ? !DEFAULT_EXCLUSIVE_TOOLS.has(name) : check.call(env.tools, name);
+}
+
+/** Splits calls into runs of consecutive concurrency-safe calls; each unsafe call stands alone. */
+function groupCalls(env: ToolRunEnvironment, calls: readonly ToolCallRequest[]): ToolCallRequest[][] {
+  const groups: ToolCallRequest[][] = [];
+  let open: ToolCallRequest[] | undefined;
+  for (const call of calls) {
+    if (isConcurrencySafe(env, call.name)) {
+      if (open === undefined) {
+        open = [];
+        groups.push(open);
+      }
+      open.push(call);
+    } else {
+      open = undefined;
+      groups.push([call]);
+    }
+  }
+  return groups;
+}
+
+/** One call through the choke point (steps 1–7). */
+export async function runToolCall(
+  env: ToolRunEnvironment,
+  call: ToolCallRequest,
+  options: ToolBatchOptions,
+): Promise<ToolCallRecord> {
+  return finish(env, await prepare(env, call, options), options);
+}
+
+export async function runToolBatch(
+  env: ToolRunEnvironment,
+  calls: readonly ToolCallRequest[],
+  options: ToolBatchOptions,
+): Promise<ToolCallRecord[]> {
+  const records: ToolCallRecord[] = [];
+  for (const group of groupCalls(env, calls)) {
+    if (group.length === 1) {
+      records.push(await runToolCall(env, group[0] as ToolCallRequest, options));
+      continue;
+    }
+    const prepared: PreparedCall[] = [];
+    for (const call of group) prepared.push(await prepare(env, call, options));
+    records.push(...(await Promise.all(prepared.map((item) => finish(env, item, options)))));
+  }
+  return records;
+}
