@@ -50,11 +50,20 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const started = Date.now();
   try {
     await manager.start();
+    describe(manager, options, Date.now() - started, warnings, line);
   } finally {
     await manager.shutdown();
   }
+  const failed = manager.loadErrors.length + (manager.discovery?.manifestErrors.length ?? 0);
+  line();
+  line(failed > 0 ? `${failed} problem(s) found` : "no problems found");
+  (options.write ?? ((text: string) => process.stdout.write(text)))(`${out.join("\n")}\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+function describe(manager: ExtensionManager, options: DoctorOptions, elapsedMs: number, warnings: readonly string[], line: (text?: string) => void): void {
   const report = manager.discovery!;
-  line(`zot ext doctor — startup took ${Date.now() - started} ms`);
+  line(`zot ext doctor — startup took ${elapsedMs} ms`);
   line(`  project dir: ${options.cwd}/.zot/extensions`);
   line(`  global dir:  ${options.paths.extensions}`);
   line();
@@ -77,7 +86,6 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     line(`      directory: ${bundle.loaded.dir}`);
   }
 
-  const failed = manager.loadErrors.length + report.manifestErrors.length;
   if (manager.loadErrors.length > 0) {
     line();
     line(`load errors: ${manager.loadErrors.length}`);
@@ -114,8 +122,4 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     line("warnings:");
     for (const warning of warnings) for (const text of warning.split("\n")) line(`  ${text}`);
   }
-  line();
-  line(failed > 0 ? `${failed} problem(s) found` : "no problems found");
-  (options.write ?? ((text: string) => process.stdout.write(text)))(`${out.join("\n")}\n`);
-  return failed > 0 ? 1 : 0;
 }
