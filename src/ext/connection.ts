@@ -74,6 +74,8 @@ interface PendingRequest {
 export interface RequestOptions {
   /** Reply deadline; undefined means none (interactive tools). */
   readonly timeoutMs?: number;
+  /** Start the deadline once the request reached the pipe instead of at enqueue (legacy interceptors). */
+  readonly timeoutStartsAfterWrite?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -197,12 +199,16 @@ export class ExtensionConnection {
         return;
       }
       options.signal?.addEventListener("abort", onAbort, { once: true });
-      if (options.timeoutMs !== undefined) {
-        const timeoutMs = options.timeoutMs;
-        timer = setTimeout(() => finish(undefined, { kind: "timeout", timeoutMs }), timeoutMs);
-      }
+      const timeoutMs = options.timeoutMs;
+      const armTimer = (): void => {
+        if (timeoutMs !== undefined && this.pending.has(frame.id)) {
+          timer = setTimeout(() => finish(undefined, { kind: "timeout", timeoutMs }), timeoutMs);
+        }
+      };
+      if (!options.timeoutStartsAfterWrite) armTimer();
       this.send(frame, (ok) => {
         if (!ok) finish(undefined, this.closed ? { kind: "disconnected", detail: describeCloseReason(this.closedReason!) } : { kind: "not_delivered" });
+        else if (options.timeoutStartsAfterWrite) armTimer();
       });
     });
   }

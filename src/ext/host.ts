@@ -31,6 +31,8 @@ export interface ExtensionUI {
   panelClose(extension: string, panelId: string): void;
   /** An extension failed to load, crashed or was disconnected. */
   extensionFailed(extension: string, message: string): void;
+  /** A host-side warning about an extension (e.g. an ignored system prompt replacement). */
+  hostWarning?(extension: string, message: string): void;
 }
 
 export function headlessExtensionUI(write: (text: string) => void = (text) => process.stderr.write(text)): ExtensionUI {
@@ -41,6 +43,7 @@ export function headlessExtensionUI(write: (text: string) => void = (text) => pr
     panelRender: () => {},
     panelClose: () => {},
     extensionFailed: (extension, message) => write(`zot: extension ${extension}: ${message}\n`),
+    hostWarning: (extension, message) => write(`zot: warning: extension ${extension}: ${message}\n`),
   };
 }
 

@@ -19,6 +19,7 @@ import { ExtensionLoadError, ExtensionRequestError } from "./errors.ts";
 import { type CommandResponseFrame, HOST_CAPABILITIES, type InboundFrame } from "./frames.ts";
 import { type ExtensionUI, normaliseNoteLevel } from "./host.ts";
 import { nextRequestId } from "./ids.ts";
+import { HostCallTracker } from "./host-calls.ts";
 import { ExtensionLog } from "./log.ts";
 import { ExtensionRegistry, type RegisteredCommand } from "./registry.ts";
 import { type ToolCallOptions, extensionTool } from "./tool-adapter.ts";
@@ -81,6 +82,13 @@ export class ExtensionManager {
   readonly subscriptions = new Map<string, Subscription>();
   private readonly live = new Map<string, ExtensionConnection>();
   private stopping = false;
+  private sequence = 0;
+  /** Tool calls the host is waiting on (call_tool parent chains). */
+  readonly hostCalls = new HostCallTracker();
+  /** Told whenever a loaded extension stops (crash, disconnect, shutdown). */
+  readonly closeListeners = new Set<(extension: string) => void>();
+  /** Handles `call_tool` / `call_tool_cancel` frames once an agent is attached (bridge). */
+  callToolHandler: ((connection: ExtensionConnection, frame: InboundFrame) => void) | undefined;
   /**
    * Registrations that arrive while extensions start are held per extension
    * and applied in load order once startup ends, so name conflicts resolve
@@ -99,6 +107,18 @@ export class ExtensionManager {
 
   connection(name: string): ExtensionConnection | undefined {
     return this.live.get(name);
+  }
+
+  /** A host-side warning about one extension, shown by the mode's UI and logged. */
+  hostWarning(extension: string, message: string): void {
+    this.live.get(extension)?.log.note(`warning: ${message}`);
+    this.options.ui.hostWarning?.(extension, message);
+  }
+
+  /** Next lifecycle notification sequence number (manager lifetime, strictly increasing). */
+  nextSequence(): number {
+    this.sequence += 1;
+    return this.sequence;
   }
 
   /** Discovers, spawns and handshakes every extension; resolves once all are ready or the deadline passed. */
@@ -203,10 +223,14 @@ export class ExtensionManager {
         ui.panelClose(name, frame.panel_id);
         return;
       case "call_tool":
-        connection.send({
-          type: "tool_result", id: frame.id, name: frame.name, is_error: true,
-          content: [{ type: "text", text: "call_tool is not available in this host" }],
-        });
+      case "call_tool_cancel":
+        if (this.callToolHandler) this.callToolHandler(connection, frame);
+        else if (frame.type === "call_tool") {
+          connection.send({
+            type: "tool_result", id: frame.id, name: frame.name, is_error: true,
+            content: [{ type: "text", text: "call_tool is not available: no agent is running" }],
+          });
+        }
         return;
       default:
         connection.log.note(`frame "${frame.type}" ignored`);
@@ -226,6 +250,7 @@ export class ExtensionManager {
   onClosed(connection: ExtensionConnection, reason: CloseReason): void {
     if (this.live.get(connection.name) !== connection) return;
     this.registry.unregisterExtension(connection.name);
+    for (const listener of this.closeListeners) listener(connection.name);
     if (reason.kind === "shutdown" || reason.kind === "load_failed" || this.stopping) return;
     const message = `${describeCloseReason(reason)}; its commands and tools are unavailable (log: ${connection.log.path})`;
     this.failures.push({ extension: connection.name, message });
@@ -257,7 +282,8 @@ export class ExtensionManager {
 
   /** Agent tools for every registered extension tool (deferred ones carry `deferred`). */
   tools(defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs"> = {}): Tool[] {
-    return this.registry.tools().map((tool) => extensionTool(tool, (extension) => this.live.get(extension), defaults));
+    return this.registry.tools().map((tool) =>
+      extensionTool(tool, (extension) => this.live.get(extension), { ...defaults, tracker: this.hostCalls }));
   }
 
   /** Graceful stop of every extension within one shared grace period. */

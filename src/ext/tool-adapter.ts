@@ -11,6 +11,7 @@ import type { Tool, ToolContext, ToolOutcome, ToolResultContent } from "../tools
 import type { ExtensionConnection } from "./connection.ts";
 import { ExtensionRequestError } from "./errors.ts";
 import type { ToolResultFrame, WireContentBlock } from "./frames.ts";
+import { type HostCallTracker, parentChain } from "./host-calls.ts";
 import { nextRequestId } from "./ids.ts";
 import type { RegisteredTool } from "./registry.ts";
 
@@ -45,8 +46,8 @@ export interface ToolCallOptions {
   readonly timeoutMs?: number;
   /** Headless hosts cannot serve interactive tools. */
   readonly allowInteractive?: boolean;
-  /** Called with the correlation id once the call is sent (call_tool parent chains). */
-  readonly onSent?: (requestId: string) => void;
+  /** Records running calls and their tool chains (call_tool parent_id rules). */
+  readonly tracker?: HostCallTracker;
 }
 
 function failure(tool: RegisteredTool, detail: string, status: ToolOutcome["status"]): ToolOutcome {
@@ -71,7 +72,7 @@ export async function callExtensionTool(
   }
   const id = nextRequestId("tool");
   const timeoutMs = tool.interactive ? undefined : (options.timeoutMs ?? TOOL_REPLY_TIMEOUT_MS);
-  options.onSent?.(id);
+  options.tracker?.begin({ requestId: id, extension: tool.extension, chain: [...(parentChain.getStore() ?? []), tool.name], signal: options.signal });
   try {
     const reply = (await connection.request({ type: "tool_call", id, name: tool.name, args }, "tool_result", {
       timeoutMs,
@@ -92,6 +93,8 @@ export async function callExtensionTool(
     if (err.failure.kind === "timeout") return failure(tool, `no result within ${err.failure.timeoutMs / 1000} s (timed out)`, "timed_out");
     if (err.failure.kind === "cancelled") return failure(tool, "cancelled", "cancelled");
     return failure(tool, err.failure.kind === "disconnected" ? `extension disconnected: ${err.failure.detail}` : "the call could not be delivered", "failed");
+  } finally {
+    options.tracker?.end(id);
   }
 }
 
@@ -99,7 +102,7 @@ export async function callExtensionTool(
 export function extensionTool(
   tool: RegisteredTool,
   connectionOf: (extension: string) => ExtensionConnection | undefined,
-  defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs"> = {},
+  defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs" | "tracker"> = {},
 ): Tool {
   return {
     name: tool.name,

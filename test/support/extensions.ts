@@ -52,7 +52,7 @@ export function copyFixture(root: string, fixture: string): string {
 
 export interface RecordedNote {
   readonly extension: string;
-  readonly level: NoteLevel | "clear" | "failed" | "submit";
+  readonly level: NoteLevel | "clear" | "failed" | "submit" | "host-warning";
   readonly message: string;
 }
 
@@ -66,6 +66,7 @@ export function recordingUI(): ExtensionUI & { readonly notes: RecordedNote[] } 
     panelRender: () => {},
     panelClose: () => {},
     extensionFailed: (extension, message) => notes.push({ extension, level: "failed", message }),
+    hostWarning: (extension, message) => notes.push({ extension, level: "host-warning", message }),
   };
 }
 
