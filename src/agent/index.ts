@@ -32,6 +32,7 @@ export type {
 export { AGENT_ERROR_CODES } from "./types.ts";
 export type {
   AgentPersistence,
+  CompactionPersistRecord,
   AgentTools,
   PromptOptions,
   PromptOutcome,
@@ -48,3 +49,46 @@ export {
   DEFAULT_IDENTITY,
 } from "./system-prompt.ts";
 export type { SystemPromptOptions } from "./system-prompt.ts";
+export {
+  COMPACTION_META_KEY,
+  DEFAULT_AUTO_COMPACT_THRESHOLD,
+  DEFAULT_KEEP_RECENT,
+  SUMMARY_HEADING,
+  TOKENS_BEFORE_META_KEY,
+  compact,
+  estimateTokens,
+  serializeConversation,
+} from "./compaction.ts";
+export type {
+  CompactOptions,
+  CompactionEndInfo,
+  CompactionObserver,
+  CompactionResult,
+  CompactionStartInfo,
+  CompactionStatus,
+} from "./compaction.ts";
+export {
+  HEADLESS_NO_YOLO_WARNING,
+  NO_CONFIRMER_REASON,
+  PermissionGate,
+  TURN_CANCELLED_REASON,
+  USER_CANCELLED_REASON,
+  USER_DECLINED_REASON,
+  gateForMode,
+  toolCallDecision,
+  toolPreview,
+} from "./permissions.ts";
+export type {
+  ApprovalSource,
+  ConfirmAnswer,
+  ConfirmRequest,
+  ConfirmationRequestedInfo,
+  Confirmer,
+  GateChoice,
+  PermissionDecisionInfo,
+  PermissionGateOptions,
+  PermissionObserver,
+  PermissionRequest,
+  PermissionVerdict,
+  RefusalSource,
+} from "./permissions.ts";

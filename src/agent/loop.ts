@@ -10,6 +10,11 @@
  * calls through the choke point (tool-exec.ts), appends one tool message and
  * loops. The last event of every prompt is exactly one `done` (normal end or
  * blocked turn) or `error` (failure, abort, max steps).
+ *
+ * Automatic compaction (compaction.ts) runs at the top of a step, before
+ * turn_start, when the previous model call's context use reached the
+ * threshold; and once per step when the model call fails with HTTP 413
+ * (compact, then the same call is retried). Never in the middle of a tool batch.
  */
 import { ZotError, errorMessage } from "../common/errors.ts";
 import {
@@ -34,6 +39,7 @@ import {
   toolResultMessage,
   userMessage,
 } from "./messages.ts";
+import { contextTokens, isPayloadTooLarge, runCompaction, shouldAutoCompact, type CompactionObserver } from "./compaction.ts";
 import { runToolBatch, type ToolRunEnvironment } from "./tool-exec.ts";
 import { AGENT_ERROR_CODES, type AgentPersistence, type AgentTools, type PromptOutcome } from "./types.ts";
 
@@ -64,7 +70,14 @@ export interface AgentCore {
   readonly emit: (event: AgentEvent) => void;
   readonly persistence: AgentPersistence | undefined;
   readonly messages: Message[];
+  /** Parallel to messages: each one's session-file row index (null: unknown / not on disk). */
+  readonly messageRows: (number | null)[];
   readonly cumulative: Usage;
+  /** Fraction of model.contextWindow that triggers automatic compaction; undefined → never automatic. */
+  readonly autoCompactThreshold: number | undefined;
+  readonly compactionObserver: CompactionObserver | undefined;
+  /** Context use (input + cache read + cache write) of the last model call since the transcript last changed shape. */
+  lastContextTokens: number | undefined;
   readonly system: SystemPromptState;
   /** Messages handed to appendMessages while a prompt ran; appended at the next safe point. */
   readonly pendingAppends: Message[];
@@ -72,7 +85,8 @@ export interface AgentCore {
 
 export function appendMessage(core: AgentCore, message: Message): void {
   core.messages.push(message);
-  core.persistence?.onMessage(message);
+  const row = core.persistence?.onMessage(message);
+  core.messageRows.push(typeof row === "number" ? row : null);
 }
 
 export function flushPendingAppends(core: AgentCore): void {
@@ -215,6 +229,11 @@ export async function runPrompt(
   for (let step = 1; step <= core.maxSteps; step++) {
     flushPendingAppends(core);
     if (signal.aborted) return finishAborted(core);
+    if (shouldAutoCompact(core)) {
+      core.lastContextTokens = undefined;
+      await runCompaction(core, { signal });
+      if (signal.aborted) return finishAborted(core);
+    }
     emit({ type: "turn_start", step });
 
     const beforeTurn = core.hooks.beforeTurn;
@@ -238,7 +257,11 @@ export async function runPrompt(
       return finishAborted(core);
     }
 
-    const call = await callModel(core, system, signal);
+    let call = await callModel(core, system, signal);
+    if (call.kind === "failed" && !signal.aborted && core.autoCompactThreshold !== undefined && isPayloadTooLarge(call.error)) {
+      const compaction = await runCompaction(core, { signal });
+      if (compaction.status === "completed") call = await callModel(core, system, signal);
+    }
     if (call.kind === "failed") {
       if (signal.aborted) {
         emit({ type: "turn_end", stop: "aborted" });
@@ -258,6 +281,7 @@ export async function runPrompt(
       }
     }
 
+    core.lastContextTokens = contextTokens(usage);
     addUsage(core.cumulative, usage);
     core.persistence?.onUsage(usage, core.cumulative);
     emit(usageEvent(usage, core.cumulative));

@@ -5,13 +5,24 @@
  * runTool() reuses the same tool choke point for extension-originated calls.
  *
  * One prompt runs at a time: a second prompt() while one is running resolves
- * with an `agent.busy` error and emits nothing. Invalid options are reported
+ * with an `agent.busy` error and emits nothing. compact() (compaction.ts) also
+ * holds the session busy while it runs and is refused while a prompt runs;
+ * automatic compaction happens inside prompt() (autoCompact, default on at
+ * 0.85 of the context window). Invalid options are reported
  * by AgentSession.create as a ZotError value (the constructor throws it).
  */
 import { ZotError } from "../common/errors.ts";
 import { emptyUsage, type Message, type ModelInfo, type ProviderClient, type ReasoningLevel, type Usage } from "../providers/types.ts";
 import type { AgentEvent } from "./events.ts";
 import { MODEL_ORIGIN, NO_HOOKS, type AgentHooks, type ToolCallOrigin } from "./hooks.ts";
+import {
+  DEFAULT_AUTO_COMPACT_THRESHOLD,
+  refuseCompaction,
+  runCompaction,
+  type CompactionObserver,
+  type CompactionResult,
+  type CompactOptions,
+} from "./compaction.ts";
 import { flushPendingAppends, runPrompt, toolEnvironment, type AgentCore } from "./loop.ts";
 import { runToolCall } from "./tool-exec.ts";
 import {
@@ -51,6 +62,19 @@ export interface AgentSessionOptions {
   readonly initialMessages?: readonly Message[];
   /** A resumed cumulative usage (last usage row's cumulative). */
   readonly initialCumulative?: Usage;
+  /**
+   * Parallel to initialMessages: their session-file row indexes
+   * (LoadedSession.messageRows), so a later compaction can name keptFrom.
+   */
+  readonly initialMessageRows?: readonly (number | null)[];
+  /**
+   * Compact before a model call once the last call used ≥ threshold × the
+   * model's context window (and compact-and-retry once on HTTP 413).
+   * Default { threshold: 0.85 }; false turns both off.
+   */
+  readonly autoCompact?: { readonly threshold?: number } | false;
+  /** Told about every compaction attempt (pre_compact / post_compact). */
+  readonly compactionObserver?: CompactionObserver;
 }
 
 export interface RunToolOptions {
@@ -66,6 +90,19 @@ export function checkAgentSessionOptions(options: AgentSessionOptions): ZotError
   if (maxSteps !== undefined && (!Number.isSafeInteger(maxSteps) || maxSteps < 1)) {
     return new ZotError(AGENT_ERROR_CODES.invalidOption, `max steps must be a positive integer, got ${String(maxSteps)}`, {
       field: "maxSteps",
+    });
+  }
+  const autoCompact = options.autoCompact;
+  const threshold = autoCompact === false || autoCompact === undefined ? undefined : autoCompact.threshold;
+  if (threshold !== undefined && !(Number.isFinite(threshold) && threshold > 0 && threshold <= 1)) {
+    return new ZotError(AGENT_ERROR_CODES.invalidOption, `auto-compaction threshold must be in (0, 1], got ${String(threshold)}`, {
+      field: "autoCompact.threshold",
+    });
+  }
+  const rows = options.initialMessageRows;
+  if (rows !== undefined && rows.length !== (options.initialMessages?.length ?? 0)) {
+    return new ZotError(AGENT_ERROR_CODES.invalidOption, "initialMessageRows must have one entry per initial message", {
+      field: "initialMessageRows",
     });
   }
   return undefined;
@@ -99,6 +136,10 @@ export class AgentSession {
       emit: options.onEvent ?? ignoreEvent,
       persistence: options.persistence,
       messages: [...(options.initialMessages ?? [])],
+      messageRows: options.initialMessageRows !== undefined ? [...options.initialMessageRows] : (options.initialMessages ?? []).map(() => null),
+      autoCompactThreshold: options.autoCompact === false ? undefined : (options.autoCompact?.threshold ?? DEFAULT_AUTO_COMPACT_THRESHOLD),
+      compactionObserver: options.compactionObserver,
+      lastContextTokens: undefined,
       cumulative: { ...(options.initialCumulative ?? emptyUsage()) },
       system: { base: options.system, generation: 0, prepared: undefined },
       pendingAppends: [],
@@ -119,12 +160,36 @@ export class AgentSession {
     }
   }
 
+  /**
+   * Summarises the older part of the transcript (see compaction.ts). Refused
+   * with a busy error (status failed) while a prompt or another compaction
+   * runs; holds the session busy meanwhile. Never rejects.
+   */
+  async compact(options: CompactOptions = {}): Promise<CompactionResult> {
+    if (this.#running) {
+      return refuseCompaction(this.#core, new ZotError(AGENT_ERROR_CODES.busy, "cannot compact while a prompt is running"));
+    }
+    this.#running = true;
+    try {
+      flushPendingAppends(this.#core);
+      return await runCompaction(this.#core, options);
+    } finally {
+      this.#running = false;
+      flushPendingAppends(this.#core);
+    }
+  }
+
   get busy(): boolean {
     return this.#running;
   }
 
   get messages(): readonly Message[] {
     return this.#core.messages;
+  }
+
+  /** Parallel to messages: session-file row indexes as persistence reported them (null: unknown). */
+  get messageRows(): readonly (number | null)[] {
+    return this.#core.messageRows;
   }
 
   /** A copy of the running total over every model call of the session. */
@@ -183,10 +248,20 @@ export class AgentSession {
     if (!this.#running) flushPendingAppends(this.#core);
   }
 
-  /** Replaces the transcript (compaction, resume); not persisted. Refused while a prompt runs. */
-  replaceMessages(messages: readonly Message[]): ZotError | undefined {
+  /**
+   * Replaces the transcript (resume, import); not persisted. `rows` gives the
+   * messages' session-file row indexes (default: unknown). Refused while a
+   * prompt runs.
+   */
+  replaceMessages(messages: readonly Message[], rows?: readonly (number | null)[]): ZotError | undefined {
     if (this.#running) return new ZotError(AGENT_ERROR_CODES.busy, "cannot replace messages while a prompt is running");
-    this.#core.messages.splice(0, this.#core.messages.length, ...messages);
+    if (rows !== undefined && rows.length !== messages.length) {
+      return new ZotError(AGENT_ERROR_CODES.invalidOption, "rows must have one entry per message", { field: "rows" });
+    }
+    const core = this.#core;
+    core.messages.splice(0, core.messages.length, ...messages);
+    core.messageRows.splice(0, core.messageRows.length, ...(rows ?? messages.map(() => null)));
+    core.lastContextTokens = undefined;
     return undefined;
   }
 

@@ -45,11 +45,32 @@ export type PromptOutcome =
   | { readonly status: "error"; readonly error: ZotError }
   | { readonly status: "aborted" };
 
+/** What a completed compaction asks the session file to record (SessionWriter.appendCompaction). */
+export interface CompactionPersistRecord {
+  /** The summary user message that now opens the transcript. */
+  readonly summaryMessage: Message;
+  /** Session-file row index of the first kept message: rows >= keptFrom stay on load. */
+  readonly keptFrom: number;
+  /** Token estimate of the transcript before compaction. */
+  readonly tokensBefore: number;
+}
+
 export interface AgentPersistence {
-  /** Called for every message as it is appended. Must not throw. */
-  onMessage(message: Message): void;
-  /** Called after every model call. Must not throw. */
+  /**
+   * Called for every message as it is appended. Must not throw. Return the
+   * message's session-file row index (what SessionWriter.appendMessage
+   * returns) so compaction can tell onCompaction where the kept tail starts;
+   * returning nothing leaves the row unknown.
+   */
+  onMessage(message: Message): number | void;
+  /** Called after every model call (the compaction summary call included). Must not throw. */
   onUsage(turn: Usage, cumulative: Usage): void;
+  /**
+   * Called after a completed compaction, when keptFrom is known (see
+   * compaction.ts). Write it with SessionWriter.appendCompaction({summary:
+   * record.summaryMessage, keptFrom, tokensBefore}). Must not throw.
+   */
+  onCompaction?(record: CompactionPersistRecord): void;
 }
 
 export interface PromptOptions {
@@ -65,4 +86,7 @@ export const AGENT_ERROR_CODES = {
   maxSteps: "agent.max_steps",
   modelError: "agent.model_error",
   providerFailure: "agent.provider_failure",
+  nothingToCompact: "agent.nothing_to_compact",
+  emptySummary: "agent.empty_summary",
+  compactionTimedOut: "agent.compaction_timed_out",
 } as const;

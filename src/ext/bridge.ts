@@ -15,6 +15,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentHooks, ToolCallDecision, ToolCallInfo, ToolResultInfo } from "../agent/hooks.ts";
 import { DEFAULT_TOOL_BLOCK_REASON, DEFAULT_TURN_BLOCK_REASON } from "../agent/hooks.ts";
+import type { PermissionDecisionInfo, PermissionGate, PermissionObserver } from "../agent/permissions.ts";
 import type { ToolOutcome } from "../tools/types.ts";
 import { CallToolService, type RunTool } from "./call-tool.ts";
 import type { LifecycleEvent, WireContentBlock } from "./frames.ts";
@@ -29,32 +30,8 @@ import { mapResultBlocks } from "./tool-adapter.ts";
 
 export type SessionEndReason = "shutdown" | "session_switch" | "cwd_change";
 
-export type PermissionDecision = "approved" | "denied" | "cancelled";
-export type PermissionSource = "user" | "remembered" | "policy" | "yolo";
-
-export interface PermissionObserver {
-  confirmationRequested(info: { readonly toolId: string; readonly toolName: string; readonly toolPreview: string }): void;
-  decision(info: {
-    readonly toolId: string;
-    readonly toolName: string;
-    readonly decision: PermissionDecision;
-    readonly source: PermissionSource;
-    readonly stage: "pre_execution" | "tool_execution";
-    readonly reason?: string;
-  }): void;
-}
-
-export type PermissionResult =
-  | { readonly approved: true; readonly source: PermissionSource }
-  | { readonly approved: false; readonly decision: "denied" | "cancelled"; readonly source: PermissionSource; readonly reason: string };
-
-/** The confirmation policy (--no-yolo gate); absent means yolo. */
-export interface PermissionPolicy {
-  check(
-    request: { readonly toolId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>>; readonly signal: AbortSignal },
-    observer: PermissionObserver,
-  ): Promise<PermissionResult>;
-}
+/** The confirmation policy (the --no-yolo gate); absent means yolo. */
+export type PermissionPolicy = Pick<PermissionGate, "check">;
 
 export interface BridgeOptions {
   readonly sessionId: string;
@@ -247,10 +224,10 @@ export class ExtensionBridge {
       args = chain.args;
       rewritten = chain.rewritten;
     }
-    const observer: PermissionObserver = {
+    const observer: Required<PermissionObserver> = {
       confirmationRequested: (request) =>
         this.emit("tool_confirmation_requested", { tool_id: request.toolId, tool_name: request.toolName, tool_preview: request.toolPreview, ...origin }),
-      decision: (decision) =>
+      decision: (decision: PermissionDecisionInfo) =>
         this.emit("permission_decision", {
           tool_id: decision.toolId,
           tool_name: decision.toolName,

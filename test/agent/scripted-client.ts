@@ -58,6 +58,8 @@ export interface RecordedRequest {
   readonly system: string;
   readonly messages: readonly Message[];
   readonly toolNames: readonly string[];
+  readonly maxTokens?: number;
+  readonly reasoning?: string;
 }
 
 function eventsFor(content: readonly ContentBlock[]): StreamEvent[] {
@@ -98,6 +100,8 @@ export class ScriptedClient implements ProviderClient {
       system: request.system,
       messages: structuredClone([...request.messages]),
       toolNames: request.tools.map((tool) => tool.name),
+      maxTokens: request.maxTokens,
+      reasoning: request.reasoning,
     });
     const step = this.#steps.shift();
     if (step === undefined) throw new Error("scripted client: no step left");
