@@ -4,8 +4,8 @@ import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { defineTool, echoTool, type ToolCallLog, toolResultsOf } from "../agent/fixtures.ts";
 import { reply, text, toolCall } from "../agent/scripted-client.ts";
 import { tempDir } from "../support/binary.ts";
-import { bridgedSession, lifecycleExtension, readRecord } from "../support/bridge-harness.ts";
-import { FIXTURES, createTestHost } from "../support/extensions.ts";
+import { bridgedSession, lifecycleExtension, readRecord, startedHost } from "../support/bridge-harness.ts";
+import { FIXTURES } from "../support/extensions.ts";
 import { textOutcome } from "../../src/tools/types.ts";
 
 const running: ExtensionManager[] = [];
@@ -13,13 +13,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((m) => m.shutdown()));
 });
 
-async function startHost(dirs: string[]) {
-  const host = createTestHost(dirs);
-  running.push(host.manager);
-  await host.manager.start();
-  expect(host.manager.loadErrors.map((e) => e.message)).toEqual([]);
-  return host;
-}
+const startHost = (dirs: string[]) => startedHost(dirs, running);
 
 const TS_LIFECYCLE = join(FIXTURES, "ts-lifecycle");
 

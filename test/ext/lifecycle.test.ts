@@ -5,21 +5,14 @@ import { textOutcome } from "../../src/tools/types.ts";
 import { defineTool, echoTool } from "../agent/fixtures.ts";
 import { reply, text, toolCall } from "../agent/scripted-client.ts";
 import { tempDir } from "../support/binary.ts";
-import { bridgedSession, lifecycleExtension, readRecord } from "../support/bridge-harness.ts";
-import { createTestHost } from "../support/extensions.ts";
+import { bridgedSession, lifecycleExtension, readRecord, startedHost } from "../support/bridge-harness.ts";
 
 const running: ExtensionManager[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((m) => m.shutdown()));
 });
 
-async function startHost(dirs: string[]) {
-  const host = createTestHost(dirs);
-  running.push(host.manager);
-  await host.manager.start();
-  expect(host.manager.loadErrors.map((e) => e.message)).toEqual([]);
-  return host;
-}
+const startHost = (dirs: string[]) => startedHost(dirs, running);
 
 describe("lifecycle events", () => {
   test("a multi-tool step produces the spec's sequence with strictly increasing sequence numbers", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { dispatchCommandResponse, type CommandActionHandler } from "../../src/ext/host.ts";
 import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { tempDir } from "../support/binary.ts";
-import { behaveExtension, copyFixture, quickExtension, createTestHost, isAlive, waitFor } from "../support/extensions.ts";
+import { behaveExtension, copyExample, copyFixture, quickExtension, createTestHost, isAlive, waitFor } from "../support/extensions.ts";
 
 const hasJq = Bun.which("jq") !== null;
 const running: ExtensionManager[] = [];
@@ -27,15 +27,15 @@ function toolByName(manager: ExtensionManager, name: string) {
 const ctx = (signal = new AbortController().signal) => ({ cwd: "/", signal, onProgress: () => {} });
 
 describe("extension manager with real extensions", () => {
-  test("python, typescript and shell+jq extensions register and answer", async () => {
+  test("python, typescript and shell+jq extensions (the examples/) register and answer", async () => {
     const root = tempDir();
-    const dirs = [copyFixture(root, "py-hello"), copyFixture(root, "ts-notes")];
-    if (hasJq) dirs.push(copyFixture(root, "sh-jq"));
+    const dirs = [copyFixture(root, "py-hello"), copyExample(root, "notes-ts")];
+    if (hasJq) dirs.push(copyExample(root, "shout-sh"));
     const { manager, ui, cwd } = host(dirs);
     await manager.start();
     expect(manager.loadErrors.map((e) => e.message)).toEqual([]);
     expect(manager.connections().map((c) => [c.name, c.readyState])).toEqual(
-      [["py-hello", "ready"], ["ts-notes", "ready"], ...(hasJq ? [["sh-jq", "ready"]] : [])],
+      [["py-hello", "ready"], ["notes-ts", "ready"], ...(hasJq ? [["shout-sh", "ready"]] : [])],
     );
     expect(manager.registry.commands().map((c) => c.name).sort()).toEqual(["hellopy", "note", ...(hasJq ? ["shout"] : [])].sort());
 
@@ -45,10 +45,10 @@ describe("extension manager with real extensions", () => {
     const noted = await manager.invokeCommand("NOTE", "  buy milk  ");
     expect(noted.command.name).toBe("note");
     expect(noted.response).toMatchObject({ action: "display", display: "noted: buy milk" });
-    expect(ui.notes).toContainEqual({ extension: "ts-notes", level: "success", message: "saved note 1" });
+    expect(ui.notes).toContainEqual({ extension: "notes-ts", level: "success", message: "saved note 1" });
     expect((await toolByName(manager, "read_notes").execute({}, ctx())).content).toEqual([{ type: "text", text: "buy milk" }]);
     // hello_ack.cwd is the user's project, not the extension directory.
-    expect(readFileSync(join(manager.connection("ts-notes")!.log.path), "utf8")).toContain(`host cwd ${cwd}`);
+    expect(readFileSync(join(manager.connection("notes-ts")!.log.path), "utf8")).toContain(`host cwd ${cwd}`);
 
     if (hasJq) {
       expect((await manager.invokeCommand("shout", "hey")).response.display).toBe("HEY");

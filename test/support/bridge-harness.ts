@@ -11,7 +11,8 @@ import type { ExtensionManager } from "../../src/ext/manager.ts";
 import type { Tool } from "../../src/tools/types.ts";
 import { TEST_MODEL, TestTools } from "../agent/fixtures.ts";
 import { ScriptedClient, type ScriptStep } from "../agent/scripted-client.ts";
-import { FIXTURES } from "./extensions.ts";
+import { expect } from "bun:test";
+import { FIXTURES, createTestHost, type TestHost } from "./extensions.ts";
 
 export const LIFECYCLE = join(FIXTURES, "lifecycle.py");
 
@@ -80,4 +81,13 @@ export function bridgedSession(
   bridge.attachAgent((call, runOptions) => session.runTool(call, runOptions));
   bridge.sessionStart();
   return { session, bridge, client, events };
+}
+
+/** Starts a manager on `dirs` (expecting no load errors) and registers it for shutdown in `running`. */
+export async function startedHost(dirs: readonly string[], running: ExtensionManager[]): Promise<TestHost> {
+  const host = createTestHost(dirs);
+  running.push(host.manager);
+  await host.manager.start();
+  expect(host.manager.loadErrors.map((e) => e.message)).toEqual([]);
+  return host;
 }

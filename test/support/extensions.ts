@@ -43,6 +43,15 @@ export function quickExtension(root: string, name: string): string {
   return dir;
 }
 
+export const EXAMPLES = join(import.meta.dir, "..", "..", "examples");
+
+/** Copies one of the shipped examples/ extensions into `root`. */
+export function copyExample(root: string, example: string): string {
+  const dir = join(root, example);
+  cpSync(join(EXAMPLES, example), dir, { recursive: true });
+  return dir;
+}
+
 /** Copies a fixture extension directory into `root`. */
 export function copyFixture(root: string, fixture: string): string {
   const dir = join(root, fixture);
