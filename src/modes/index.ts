@@ -1,20 +1,36 @@
 /**
  * Mode dispatch: picks print, JSON or interactive from the parsed flags.
- * Modes own all I/O; the agent session does the work.
+ * Modes own all I/O; the agent session does the work. `--list-models` is
+ * answered here for every mode (no credentials needed). Each mode is
+ * imported only when chosen.
  */
 import { ZotError } from "../common/errors.ts";
 import type { MainFlags } from "../cli/flags.ts";
 
+async function listModels(): Promise<number> {
+  const [{ loadCatalog, listModelsTable }, { zotPaths }, { writeStderr, writeStdout }] = await Promise.all([
+    import("../providers/index.ts"),
+    import("../common/home.ts"),
+    import("../cli/output.ts"),
+  ]);
+  const catalog = await loadCatalog(zotPaths().modelsFile);
+  for (const warning of catalog.warnings) await writeStderr(`zot: warning: ${warning}\n`);
+  await writeStdout(listModelsTable(catalog));
+  return 0;
+}
+
 export async function runMode(flags: MainFlags): Promise<number> {
+  if (flags.listModels) return listModels();
   if (flags.rpc) throw new ZotError("mode.unavailable", "rpc mode is not available in this build");
-  if (!flags.print && !flags.json) {
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      throw new ZotError(
-        "mode.no_tty",
-        "interactive mode needs a terminal on stdin and stdout; use -p \"prompt\" or --json \"prompt\" for scripts",
-      );
-    }
-    throw new ZotError("mode.unavailable", "the interactive TUI is not available in this build yet; use -p \"prompt\"");
+  if (flags.print || flags.json) {
+    const { runHeadless } = await import("./headless.ts");
+    return runHeadless(flags, flags.json ? "json" : "print");
   }
-  throw new ZotError("mode.unavailable", "print and JSON modes are not available in this build yet");
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new ZotError(
+      "mode.no_tty",
+      "interactive mode needs a terminal on stdin and stdout; use -p \"prompt\" or --json \"prompt\" for scripts",
+    );
+  }
+  throw new ZotError("mode.unavailable", "the interactive TUI is not available in this build yet; use -p \"prompt\"");
 }

@@ -1,0 +1,118 @@
+/**
+ * The headless run shared by print and JSON modes: validate flags, read the
+ * prompt, set up (setup.ts), run the prompt or extension command
+ * (commands.ts), report through the mode's output, and always clean up
+ * (session closed, extensions shut down) before returning the exit code.
+ *
+ * Exit codes: 0 success; 1 failure (one `zot: <message>` line on stderr,
+ * printed by the CLI entry from the thrown error); 2 usage errors; 130 / 143
+ * when SIGINT / SIGTERM interrupted the run: the signal aborts the agent,
+ * the normal cleanup runs, then `zot: interrupted` goes to stderr. A second
+ * signal during cleanup exits at once (the extension host's exit hook still
+ * kills every extension process group).
+ */
+import { writeSync } from "node:fs";
+import type { AgentEvent } from "../agent/events.ts";
+import { HEADLESS_NO_YOLO_WARNING } from "../agent/permissions.ts";
+import { ZotError, errorMessage } from "../common/errors.ts";
+import type { MainFlags } from "../cli/flags.ts";
+import { Cleanup } from "./cleanup.ts";
+import { runHeadlessPrompt, type HeadlessResult } from "./commands.ts";
+import { createJsonOutput } from "./json.ts";
+import { parseHeadlessOptions } from "./options.ts";
+import type { HeadlessOutput } from "./output.ts";
+import { createPrintOutput } from "./print.ts";
+import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
+import { setupHeadless } from "./setup.ts";
+
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
+
+/** Synchronous, so warnings keep their order with the CLI's final error line. */
+function writeStderr(text: string): void {
+  try {
+    writeSync(2, text);
+  } catch {
+    // stderr is gone; nothing else to tell
+  }
+}
+
+/** Turns a finished run into success or the error it stands for. */
+function resultError(result: HeadlessResult): ZotError | undefined {
+  if (result.kind !== "agent") return undefined;
+  const { outcome } = result;
+  switch (outcome.status) {
+    case "done":
+      return undefined;
+    case "error":
+      return outcome.error;
+    case "blocked":
+      return new ZotError("mode.turn_blocked", outcome.reason);
+    case "aborted":
+      return new InterruptedError();
+  }
+}
+
+interface SignalWatch {
+  readonly controller: AbortController;
+  received(): HandledSignal | undefined;
+  stop(): void;
+}
+
+function watchSignals(): SignalWatch {
+  const controller = new AbortController();
+  let received: HandledSignal | undefined;
+  const handlers = (Object.keys(SIGNAL_EXIT_CODES) as HandledSignal[]).map((signal) => {
+    const handler = (): void => {
+      if (received !== undefined) process.exit(SIGNAL_EXIT_CODES[received]);
+      received = signal;
+      controller.abort();
+    };
+    process.on(signal, handler);
+    return { signal, handler };
+  });
+  return {
+    controller,
+    received: () => received,
+    stop: () => {
+      for (const { signal, handler } of handlers) process.off(signal, handler);
+    },
+  };
+}
+
+export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Promise<number> {
+  const output: HeadlessOutput = mode === "json" ? createJsonOutput() : createPrintOutput();
+  const signals = watchSignals();
+  const signal = signals.controller.signal;
+  const cleanup = new Cleanup();
+  let failure: unknown;
+  try {
+    const options = parseHeadlessOptions(flags);
+    if (flags.noYolo) writeStderr(HEADLESS_NO_YOLO_WARNING);
+    const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
+    const showEvent = (event: AgentEvent): void => output.event(event);
+    const runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: writeStderr, signal }, cleanup);
+    if (signal.aborted) throw new InterruptedError();
+    const result = await runHeadlessPrompt({ runtime, signal, showEvent }, prompt);
+    if (result.kind === "display") output.display(result.extension, result.text);
+    const error = resultError(result);
+    if (error !== undefined) throw error;
+    if (signal.aborted) throw new InterruptedError();
+    output.succeeded();
+  } catch (err) {
+    failure = err;
+  }
+  const interrupted = signals.received();
+  if (failure !== undefined || interrupted !== undefined) {
+    output.failed(interrupted !== undefined ? "interrupted" : errorMessage(failure));
+  }
+  await output.flush();
+  await cleanup.run((err) => writeStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  signals.stop();
+  if (interrupted !== undefined) {
+    writeStderr("zot: interrupted\n");
+    return SIGNAL_EXIT_CODES[interrupted];
+  }
+  if (failure !== undefined) throw failure;
+  return 0;
+}

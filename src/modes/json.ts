@@ -1,0 +1,34 @@
+/**
+ * JSON mode output (`zot --json`, schema in docs/json.md): one line per
+ * agent event via toJsonEventLine, written as it happens. The agent ends
+ * every prompt with exactly one `done` or `error`; this output adds a
+ * terminal line only where no prompt produced one: `done` after an
+ * extension command's display/noop, `error` when the run failed before or
+ * outside the agent (setup, command errors, interruption). An extension's
+ * display text is an `ext_display` line.
+ */
+import { goJsonStringify, toJsonEventLine, type AgentEvent } from "../agent/events.ts";
+import { StdoutWriter, type HeadlessOutput } from "./output.ts";
+
+export function createJsonOutput(writer: StdoutWriter = new StdoutWriter()): HeadlessOutput {
+  /** The last line written was a terminal event (done / error). */
+  let terminal = false;
+  const emit = (event: AgentEvent): void => {
+    writer.write(toJsonEventLine(event));
+    terminal = event.type === "done" || event.type === "error";
+  };
+  return {
+    event: emit,
+    display(extension, text) {
+      writer.write(`${goJsonStringify({ type: "ext_display", extension, text })}\n`);
+      terminal = false;
+    },
+    succeeded() {
+      if (!terminal) emit({ type: "done" });
+    },
+    failed(message) {
+      if (!terminal) emit({ type: "error", message });
+    },
+    flush: () => writer.flush(),
+  };
+}

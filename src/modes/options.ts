@@ -1,0 +1,92 @@
+/**
+ * Validation of the flag values the headless modes interpret themselves:
+ * --reasoning (low|medium|high, case-insensitive, "" = unset), --max-steps
+ * (positive integer, default 50), --tools / --no-tools, and the session
+ * flags (which one applies; --no-session with another session flag is a
+ * contradiction). Pure: every problem is a UsageError (exit 2), nothing is
+ * read from disk.
+ */
+import { DEFAULT_MAX_STEPS } from "../agent/session.ts";
+import { UsageError } from "../common/errors.ts";
+import type { MainFlags } from "../cli/flags.ts";
+import type { ReasoningLevel } from "../providers/types.ts";
+
+const REASONING_LEVELS: readonly ReasoningLevel[] = ["low", "medium", "high"];
+
+export type SessionChoice =
+  | { readonly kind: "none" }
+  | { readonly kind: "new" }
+  | { readonly kind: "path"; readonly path: string }
+  | { readonly kind: "continue" }
+  | { readonly kind: "resume" };
+
+export interface ToolSelection {
+  /** `--tools a,b`: keep only these built-ins. */
+  readonly only?: readonly string[];
+  /** `--no-tools`. */
+  readonly none: boolean;
+}
+
+export interface HeadlessOptions {
+  readonly reasoning: ReasoningLevel | undefined;
+  readonly maxSteps: number;
+  readonly tools: ToolSelection;
+  readonly session: SessionChoice;
+}
+
+export function parseReasoning(value: string | undefined): ReasoningLevel | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const lower = value.trim().toLowerCase();
+  const level = REASONING_LEVELS.find((candidate) => candidate === lower);
+  if (level === undefined) throw new UsageError(`--reasoning must be low|medium|high, got "${value}"`, { flag: "--reasoning" });
+  return level;
+}
+
+export function parseMaxSteps(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_STEPS;
+  const trimmed = value.trim();
+  const steps = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!Number.isSafeInteger(steps) || steps < 1) {
+    throw new UsageError(`--max-steps must be a positive integer, got "${value}"`, { flag: "--max-steps" });
+  }
+  return steps;
+}
+
+export function parseToolSelection(flags: Pick<MainFlags, "tools" | "noTools">): ToolSelection {
+  if (flags.noTools) return { none: true };
+  if (flags.tools === undefined) return { none: false };
+  const only = flags.tools
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  return { only, none: false };
+}
+
+export function parseSessionChoice(flags: Pick<MainFlags, "noSession" | "session" | "continue" | "resume">): SessionChoice {
+  const chosen = [
+    flags.session !== undefined ? "--session" : undefined,
+    flags.continue ? "--continue" : undefined,
+    flags.resume ? "--resume" : undefined,
+  ].filter((name): name is string => name !== undefined);
+  if (flags.noSession && chosen.length > 0) {
+    throw new UsageError(`--no-session cannot be combined with ${chosen[0]}`, { flag: "--no-session" });
+  }
+  if (chosen.length > 1) throw new UsageError(`${chosen[0]} cannot be combined with ${chosen[1]}`, { flag: chosen[1] });
+  if (flags.noSession) return { kind: "none" };
+  if (flags.session !== undefined) {
+    if (flags.session.trim() === "") throw new UsageError("--session needs a file path", { flag: "--session" });
+    return { kind: "path", path: flags.session };
+  }
+  if (flags.continue) return { kind: "continue" };
+  if (flags.resume) return { kind: "resume" };
+  return { kind: "new" };
+}
+
+export function parseHeadlessOptions(flags: MainFlags): HeadlessOptions {
+  return {
+    reasoning: parseReasoning(flags.reasoning),
+    maxSteps: parseMaxSteps(flags.maxSteps),
+    tools: parseToolSelection(flags),
+    session: parseSessionChoice(flags),
+  };
+}

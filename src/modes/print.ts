@@ -1,0 +1,40 @@
+/**
+ * Print mode output (`zot -p`): nothing while the agent works; on success the
+ * text of the last assistant message that had text (its text blocks joined
+ * by "\n", as shown to the user, so extension rewrites and hidden messages
+ * are respected) plus a newline, or an extension's `display` text. Failures
+ * print nothing on stdout (the runner reports them on stderr).
+ */
+import type { AgentEvent } from "../agent/events.ts";
+import { StdoutWriter, type HeadlessOutput } from "./output.ts";
+
+function visibleText(event: Extract<AgentEvent, { type: "assistant_message" }>): string {
+  const parts: string[] = [];
+  for (const block of event.content) if (block.type === "text") parts.push(block.text);
+  return parts.join("\n");
+}
+
+function withNewline(text: string): string {
+  return text.endsWith("\n") ? text : `${text}\n`;
+}
+
+export function createPrintOutput(writer: StdoutWriter = new StdoutWriter()): HeadlessOutput {
+  let finalText: string | undefined;
+  let displayed: string | undefined;
+  return {
+    event(event) {
+      if (event.type !== "assistant_message") return;
+      const text = visibleText(event);
+      if (text !== "") finalText = text;
+    },
+    display(_extension, text) {
+      displayed = text;
+    },
+    succeeded() {
+      const text = displayed ?? finalText;
+      if (text !== undefined && text !== "") writer.write(withNewline(text));
+    },
+    failed() {},
+    flush: () => writer.flush(),
+  };
+}

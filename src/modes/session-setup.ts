@@ -1,0 +1,146 @@
+/**
+ * The session a headless run reads and writes (reference notes §4.8):
+ * --no-session → none; --session <path> → that file (loaded with repair, then
+ * appended to); --continue → the newest session of this cwd holding a message
+ * (none → a new one, with a note on stderr); --resume → a numbered picker on
+ * stderr reading the choice from stdin (needs a terminal on stdin); else a new
+ * file. Empty, stale sessions of this cwd's directory are pruned (never our
+ * own). The persistence callbacks append every message and usage row as the
+ * turn goes; a failing write is reported once on stderr and the run goes on.
+ * close() closes the writer (a new file that got no message is deleted).
+ */
+import { ZotError, errorMessage } from "../common/errors.ts";
+import type { ZotPaths } from "../common/home.ts";
+import type { AgentPersistence, CompactionPersistRecord } from "../agent/types.ts";
+import type { Message, Usage } from "../providers/types.ts";
+import {
+  SessionWriter,
+  latestSession,
+  listSessions,
+  loadSession,
+  pickSession,
+  pruneEmptySessions,
+  sessionDirForCwd,
+  type LoadedSession,
+} from "../session/index.ts";
+import type { SessionChoice } from "./options.ts";
+import { unlessAborted } from "./prompt-input.ts";
+
+export interface HeadlessSession {
+  /** Undefined with --no-session. */
+  readonly writer: SessionWriter | undefined;
+  /** The resumed transcript (--session, --continue, --resume), if any. */
+  readonly loaded: LoadedSession | undefined;
+  readonly persistence: AgentPersistence | undefined;
+  /** Settles when pruning of stale empty sessions has finished. */
+  readonly pruned: Promise<void>;
+  close(): void;
+}
+
+export interface SessionSetupInput {
+  readonly choice: SessionChoice;
+  readonly cwd: string;
+  readonly paths: ZotPaths;
+  readonly provider: string;
+  readonly model: string;
+  readonly warn: (line: string) => void;
+  readonly signal: AbortSignal;
+}
+
+const NO_SESSION: HeadlessSession = {
+  writer: undefined,
+  loaded: undefined,
+  persistence: undefined,
+  pruned: Promise.resolve(),
+  close: () => {},
+};
+
+async function pickResumePath(input: SessionSetupInput): Promise<string | undefined> {
+  if (!process.stdin.isTTY) {
+    throw new ZotError(
+      "session.resume_needs_tty",
+      "--resume needs a terminal on stdin to pick a session; use --continue or --session <path> in scripts",
+    );
+  }
+  const sessions = await listSessions(sessionDirForCwd(input.cwd, input.paths.sessions));
+  if (sessions.length === 0) return undefined;
+  const picked = await unlessAborted(pickSession(sessions, { input: process.stdin, output: process.stderr }), input.signal);
+  if (picked === undefined) throw new ZotError("session.resume_cancelled", "no session picked");
+  return picked.path;
+}
+
+/** The existing file to resume, or undefined for a new session. */
+async function existingPath(input: SessionSetupInput): Promise<string | undefined> {
+  switch (input.choice.kind) {
+    case "path":
+      return input.choice.path;
+    case "continue": {
+      const latest = await latestSession(input.cwd, input.paths.sessions);
+      if (latest === undefined) input.warn("zot: no previous session in this directory; starting a new one\n");
+      return latest?.path;
+    }
+    case "resume": {
+      const path = await pickResumePath(input);
+      if (path === undefined) input.warn("zot: no sessions to resume in this directory; starting a new one\n");
+      return path;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function persistenceFor(writer: SessionWriter, warn: (line: string) => void): AgentPersistence {
+  let failed = false;
+  const guard = <T>(write: () => T): T | undefined => {
+    if (failed) return undefined;
+    try {
+      return write();
+    } catch (err) {
+      failed = true;
+      warn(`zot: warning: the session is no longer saved: ${errorMessage(err)}\n`);
+      return undefined;
+    }
+  };
+  return {
+    onMessage: (message: Message) => guard(() => writer.appendMessage(message)),
+    onUsage: (turn: Usage, cumulative: Usage) => void guard(() => writer.appendUsage(turn, cumulative)),
+    onCompaction: (record: CompactionPersistRecord) =>
+      void guard(() =>
+        writer.appendCompaction({ summary: record.summaryMessage, keptFrom: record.keptFrom, tokensBefore: record.tokensBefore }),
+      ),
+  };
+}
+
+export async function openHeadlessSession(input: SessionSetupInput): Promise<HeadlessSession> {
+  if (input.choice.kind === "none") return NO_SESSION;
+  const path = await existingPath(input);
+  let loaded: LoadedSession | undefined;
+  let writer: SessionWriter;
+  if (path !== undefined) {
+    loaded = loadSession(path);
+    for (const warning of loaded.warnings) input.warn(`zot: warning: ${path}:${warning.line}: ${warning.message}\n`);
+    writer = SessionWriter.openExisting(path);
+    if (writer.meta.provider !== input.provider || writer.meta.model !== input.model) {
+      writer.appendMeta({ provider: input.provider, model: input.model });
+    }
+  } else {
+    writer = SessionWriter.create({ cwd: input.cwd, provider: input.provider, model: input.model, sessionsRoot: input.paths.sessions });
+  }
+  const pruned = pruneEmptySessions(sessionDirForCwd(input.cwd, input.paths.sessions), { keep: [writer.path] }).then(
+    () => undefined,
+    () => undefined,
+  );
+  return {
+    writer,
+    loaded,
+    persistence: persistenceFor(writer, input.warn),
+    pruned,
+    close: () => {
+      try {
+        writer.close();
+      } catch (err) {
+        input.warn(`zot: warning: ${errorMessage(err)}\n`);
+      }
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Extension interception in the headless modes, through dist/zot and the
+ * guard fixture: a blocked turn is an error (reason on stderr, exit 1, no
+ * model call; JSON still ends with `done`), print mode prints the text as
+ * rewritten by an assistant_message guard, and a blocked tool call reaches
+ * the model as an error result.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { cpSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MODES_FIXTURES, createModeEnv, parseJsonLines, toolResultsSent, type ModeEnv } from "./helpers.ts";
+
+let env: ModeEnv;
+beforeEach(() => {
+  env = createModeEnv();
+});
+afterEach(async () => {
+  await env.dispose();
+});
+
+function guardExtension(mode: string): string {
+  const dir = join(env.base, `guard-${mode}`);
+  cpSync(join(MODES_FIXTURES, "guard"), dir, { recursive: true });
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "guard", exec: "./guard.py", args: [mode], language: "python" }));
+  return dir;
+}
+
+test("a turn blocked by an extension guard fails with its reason and calls no model", async () => {
+  const guard = guardExtension("block-turn");
+  const printed = await env.run(["-p", "hello", "--ext", guard, ...env.providerArgs()]);
+  expect(printed.code).toBe(1);
+  expect(printed.stdout).toBe("");
+  expect(printed.stderr).toBe("zot: no turns today\n");
+
+  const json = await env.run(["--json", "hello", "--ext", guard, ...env.providerArgs()]);
+  expect(json.code).toBe(1);
+  const events = parseJsonLines(json.stdout);
+  expect(events.slice(-2)).toEqual([{ type: "turn_end", stop: "error", error: "no turns today" }, { type: "done" }]);
+  expect(env.server.requests).toHaveLength(0);
+});
+
+test("print mode prints the assistant text as an extension rewrote it", async () => {
+  env.server.enqueue({ type: "text", text: "the secret is 42" });
+  const result = await env.run(["-p", "tell me", "--ext", guardExtension("redact"), ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("[redacted]\n");
+});
+
+test("a tool call refused by a guard reaches the model as an error result", async () => {
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_rm", name: "bash", arguments: { command: "touch made.txt" } }] },
+    { type: "text", text: "could not" },
+  );
+  const result = await env.run(["-p", "make a file", "--ext", guardExtension("deny-bash"), ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("could not\n");
+  expect(existsSync(join(env.cwd, "made.txt"))).toBe(false);
+  expect(toolResultsSent(env.server.requests[1]).get("call_rm")).toContain("bash is not allowed here");
+});

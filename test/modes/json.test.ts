@@ -1,0 +1,112 @@
+/**
+ * JSON mode through dist/zot: every stdout line parses, a tool step yields
+ * the documented event order ending in `done`, failures end in exactly one
+ * `error` line (also when setup fails before the agent runs), and the field
+ * shapes match docs/json.md.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createModeEnv, parseJsonLines, type ModeEnv } from "./helpers.ts";
+
+let env: ModeEnv;
+beforeEach(() => {
+  env = createModeEnv();
+});
+afterEach(async () => {
+  await env.dispose();
+});
+
+/** Event types with streaming deltas folded away, to compare sequences. */
+function skeleton(types: readonly string[]): string[] {
+  const streaming = new Set(["text_delta", "tool_use_start", "tool_use_args", "tool_use_end"]);
+  return types.filter((type) => !streaming.has(type));
+}
+
+test("a tool step streams the documented event sequence and ends with done", async () => {
+  writeFileSync(join(env.cwd, "data.txt"), "forty-two <&>\n");
+  env.server.enqueue(
+    { type: "tool_calls", text: "Let me look.", calls: [{ id: "call_1", name: "read", arguments: { path: "data.txt" } }] },
+    { type: "text", text: "It says forty-two." },
+  );
+  const result = await env.run(["--json", "what is in data.txt?", ...env.providerArgs()]);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  expect(result.stdout.endsWith("\n")).toBe(true);
+  const events = parseJsonLines(result.stdout);
+  const types = events.map((event) => String(event.type));
+  expect(skeleton(types)).toEqual([
+    "user_message",
+    "turn_start",
+    "assistant_start",
+    "assistant_message",
+    "tool_call",
+    "usage",
+    "turn_end",
+    "tool_result",
+    "turn_start",
+    "assistant_start",
+    "assistant_message",
+    "usage",
+    "turn_end",
+    "done",
+  ]);
+  for (const type of ["text_delta", "tool_use_start", "tool_use_args", "tool_use_end"]) expect(types).toContain(type);
+
+  const byType = (type: string) => events.filter((event) => event.type === type);
+  expect(byType("user_message")[0]).toMatchObject({ content: [{ type: "text", text: "what is in data.txt?" }] });
+  expect(typeof byType("user_message")[0]?.time).toBe("string");
+  expect(byType("turn_start").map((event) => event.step)).toEqual([1, 2]);
+  expect(byType("tool_call")[0]).toEqual({ type: "tool_call", id: "call_1", name: "read", args: { path: "data.txt" } });
+  const toolResult = byType("tool_result")[0];
+  expect(toolResult).toMatchObject({ type: "tool_result", id: "call_1", is_error: false });
+  expect(JSON.stringify(toolResult?.content)).toContain("forty-two <&>");
+  expect(byType("assistant_message")[0]).toMatchObject({
+    content: [
+      { type: "text", text: "Let me look." },
+      { type: "tool_call", id: "call_1", name: "read", args: { path: "data.txt" } },
+    ],
+  });
+  expect(byType("turn_end").map((event) => event.stop)).toEqual(["tool_use", "end"]);
+  expect(byType("usage")[1]).toMatchObject({ input: 10, output: 5, cumulative: { input: 20, output: 10 } });
+  // Go-style HTML escaping of <, >, & in the raw line.
+  expect(result.stdout).toContain("forty-two \\u003c\\u0026\\u003e");
+});
+
+test("a provider failure ends with exactly one error line and exit 1", async () => {
+  env.server.enqueue({ type: "http_error", status: 400, message: "bad request body" });
+  const result = await env.run(["--json", "hi", ...env.providerArgs("openai")]);
+  expect(result.code).toBe(1);
+  const events = parseJsonLines(result.stdout);
+  expect(events.at(-1)).toEqual({ type: "error", message: "openai: 400 invalid_request_error: bad request body" });
+  expect(events.filter((event) => event.type === "error" || event.type === "done")).toHaveLength(1);
+  expect(events.at(-2)).toMatchObject({ type: "turn_end", stop: "error" });
+  expect(result.stderr).toBe("zot: openai: 400 invalid_request_error: bad request body\n");
+});
+
+test("max steps exceeded ends with an error line", async () => {
+  const call = { type: "tool_calls" as const, calls: [{ name: "bash", arguments: { command: "true" } }] };
+  env.server.enqueue(call, call);
+  const result = await env.run(["--json", "loop", "--max-steps", "2", ...env.providerArgs()]);
+  expect(result.code).toBe(1);
+  const events = parseJsonLines(result.stdout);
+  expect(events.at(-1)).toEqual({ type: "error", message: "max steps (2) exceeded" });
+  expect(events.filter((event) => event.type === "turn_start")).toHaveLength(2);
+});
+
+test("a setup failure before the agent runs is still one error line", async () => {
+  const missingKey = await env.run(["--json", "hi", "--provider", "anthropic"]);
+  expect(missingKey.code).toBe(1);
+  expect(parseJsonLines(missingKey.stdout)).toEqual([
+    { type: "error", message: "no API key for anthropic: set ANTHROPIC_API_KEY or pass --api-key" },
+  ]);
+
+  const usage = await env.run(["--json", "hi", "--max-steps", "zero", ...env.providerArgs()]);
+  expect(usage.code).toBe(2);
+  expect(parseJsonLines(usage.stdout)).toEqual([{ type: "error", message: '--max-steps must be a positive integer, got "zero"' }]);
+
+  const noPrompt = await env.run(["--json", ...env.providerArgs()]);
+  expect(noPrompt.code).toBe(2);
+  expect(parseJsonLines(noPrompt.stdout)).toEqual([{ type: "error", message: "json mode requires a prompt (argument or stdin)" }]);
+  expect(env.server.requests).toHaveLength(0);
+});
