@@ -22,7 +22,7 @@ mkdirSync(join(outfile, ".."), { recursive: true });
 
 const args = [
   process.execPath, "build", join(root, "src", "cli", "main.ts"),
-  "--compile", "--minify", "--bytecode", "--format=esm",
+  "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
   "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
   "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
   `--define`, `ZOT_BUILD_VERSION=${JSON.stringify(version)}`,

@@ -22,7 +22,7 @@ const WARMUPS = 3;
 const TARGET = 2;
 const ZOT = join(REPO_ROOT, "dist", "zot");
 const BUILD_FLAGS = [
-  "--compile", "--minify", "--bytecode", "--format=esm",
+  "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
   "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
   "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
 ];

@@ -9,14 +9,10 @@
  */
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
 import { resolve } from "node:path";
-import { createInterface } from "node:readline/promises";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { UsageError } from "../common/errors.ts";
 import { type ZotPaths, zotPaths } from "../common/home.ts";
-import { installExtension } from "../ext/install.ts";
 import { findInstalled, listInstalled, manifestName, type InstalledExtension } from "../ext/installed.ts";
-import { followLog, printLog, resolveLogTarget } from "../ext/logs.ts";
-import { removeInstalled, setEnabled } from "../ext/manage.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 
 const EXT_USAGE_HINT = "run 'zot ext --help' for usage";
@@ -105,8 +101,9 @@ const installCommand = defineCommand({
   },
   async run({ args }) {
     const scope = scopeFrom(args.cwd);
+    const { installExtension } = await import("../ext/install.ts");
     const result = await withInterrupt((signal) =>
-      installExtension(args.source, { ...scope, project: args.project === true, name: args.name, signal })
+      installExtension(args.source, { ...scope, project: args.project === true, name: args.name, signal }),
     );
     const version = result.version ? ` ${result.version}` : "";
     await writeStdout(`installed ${result.name}${version} → ${result.dest}\n`);
@@ -118,6 +115,7 @@ async function confirmRemoval(dir: string): Promise<boolean> {
   if (!process.stdin.isTTY) {
     throw new UsageError(`refusing to remove ${dir} without confirmation (stdin is not a terminal); pass --yes`, { dir });
   }
+  const { createInterface } = await import("node:readline/promises");
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await prompt.question(`remove ${dir}? [y/N] `);
@@ -140,6 +138,7 @@ const removeCommand = defineCommand({
       await writeStderr("aborted; nothing removed\n");
       return 1;
     }
+    const { removeInstalled } = await import("../ext/manage.ts");
     await removeInstalled(entry.dir);
     await writeStdout(`removed ${entry.dir}\n`);
     return 0;
@@ -156,6 +155,7 @@ function toggleCommand(enabled: boolean): CommandDef<{ name: typeof nameArg; cwd
     args: { name: nameArg, cwd: cwdArg },
     async run({ args }) {
       const entry = await findInstalled(args.name, scopeFrom(args.cwd));
+      const { setEnabled } = await import("../ext/manage.ts");
       const outcome = await setEnabled(entry.dir, enabled);
       const label = displayName(entry);
       await writeStdout(outcome === "changed" ? `${verb} ${label}\n` : `${label} is already ${verb}\n`);
@@ -172,6 +172,7 @@ const logsCommand = defineCommand({
     cwd: cwdArg,
   },
   async run({ args }) {
+    const { followLog, printLog, resolveLogTarget } = await import("../ext/logs.ts");
     const target = await resolveLogTarget(args.name, scopeFrom(args.cwd));
     const write = (chunk: Uint8Array): Promise<number> => Bun.write(Bun.stdout, chunk);
     if (args.follow === true) await withInterrupt((signal) => followLog(target, write, signal));

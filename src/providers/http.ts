@@ -10,6 +10,7 @@
  * other non-2xx status raises ProviderError "http" with one line naming the
  * status and the provider's own error message (body read up to 4 KiB).
  */
+import { systemErrorCode } from "../common/errors.ts";
 import * as v from "valibot";
 import { ProviderError } from "./types.ts";
 
@@ -109,10 +110,21 @@ class AttemptControl {
     }
     if (this.outer.aborted) return isAbortError(err) ? (err as Error) : abortError();
     if (err instanceof ProviderError) return err;
-    const detail = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    const detail = networkDetail(err);
     const what = phase === "connect" ? "connection failed" : "connection dropped mid-stream";
     return new ProviderError("network", `${label}: ${what}: ${detail}`, undefined, {}, { cause: err });
   }
+}
+
+/** One clean line from a fetch/network failure: the system code and Bun's message without its hints. */
+function networkDetail(err: unknown): string {
+  const message = (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "";
+  const cleaned = message
+    .replace(/\s*For more information, pass `verbose: true`.*$/, "")
+    .replace(/\s*Is the computer able to access the url\?$/, "")
+    .trim();
+  const code = systemErrorCode(err);
+  return code && !cleaned.includes(code) ? `${code}: ${cleaned}` : cleaned || code || "network error";
 }
 
 export async function postStream(options: PostStreamOptions): Promise<StreamingResponse> {

@@ -66,6 +66,8 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Parsed JSON body (undefined when the body was not JSON). */
   readonly body: unknown;
+  /** performance.now() when the request arrived. */
+  readonly at: number;
 }
 
 export interface ModelServer {
@@ -379,7 +381,7 @@ export function startModelServer(): ModelServer {
       }
       const dialect = dialectOf(path);
       const headers = Object.fromEntries(request.headers.entries());
-      requests.push({ dialect: dialect ?? "unknown", method: request.method, path, headers, body });
+      requests.push({ dialect: dialect ?? "unknown", method: request.method, path, headers, body, at: performance.now() });
       if (!dialect || request.method !== "POST") return new Response("not found", { status: 404 });
       const reply = queue.shift();
       if (!reply) return new Response(errorBody(dialect, 500, "model-server: no scripted reply queued"), { status: 500 });

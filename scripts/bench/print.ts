@@ -1,0 +1,104 @@
+/**
+ * Benchmark: a scripted print-mode session end to end.
+ *
+ * What: `dist/zot -p` running a 3-round tool-use session (three bash calls,
+ * one per model step, then a text answer) against the stand-in model server
+ * (test/support/model-server.ts) with zero latency, in a temp ZOT_HOME with
+ * sessions on. Reports wall time (spawn → exit), time from spawn to the
+ * first model request, and peak RSS (child rusage maxRSS), without and with
+ * three extensions loaded (fast shell extensions, so the host is measured,
+ * not an interpreter). Floor: `dist/zot --version` measured in the same run.
+ * Targets: about the original Go zot on the same work (≈30 ms, ≈18 MiB on
+ * this machine) and peak RSS < 35 MiB.
+ * Usage: bun scripts/bench/print.ts [RUNS]
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startModelServer } from "../../test/support/model-server.ts";
+import { type SummaryRow, REPO_ROOT, fmt, machineLine, median, percentile, printTable, report, tempDir } from "./common.ts";
+
+const RUNS = Number(process.argv[2] ?? 15);
+const WARMUPS = 2;
+const ZOT = join(REPO_ROOT, "dist", "zot");
+const QUICK = join(REPO_ROOT, "test", "fixtures", "extensions", "quick.sh");
+
+if (!existsSync(ZOT)) Bun.spawnSync([process.execPath, join(REPO_ROOT, "scripts", "build.ts")], { stdout: "inherit", stderr: "inherit" });
+
+const server = startModelServer();
+
+interface Sample {
+  readonly wallMs: number;
+  readonly firstRequestMs: number;
+  readonly rssBytes: number;
+}
+
+function extensionDirs(root: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const dir = join(root, `quick${i}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: `quick${i}`, exec: QUICK, args: [`quick${i}`] }));
+    return dir;
+  });
+}
+
+async function runOnce(args: readonly string[], home: string, scripted: boolean): Promise<Sample> {
+  if (scripted) {
+    for (let i = 0; i < 3; i++) server.enqueue({ type: "tool_calls", calls: [{ name: "bash", arguments: { command: "true" } }] });
+    server.enqueue({ type: "text", text: "done" });
+  }
+  const before = server.requests.length;
+  const started = performance.now();
+  const proc = Bun.spawn([ZOT, ...args], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const code = await proc.exited;
+  const wallMs = performance.now() - started;
+  if (code !== 0) throw new Error(`zot ${args.join(" ")} exited ${code}: ${err}`);
+  if (scripted && out.trim() !== "done") throw new Error(`unexpected output: ${out}`);
+  const first = server.requests[before];
+  return { wallMs, firstRequestMs: first ? first.at - started : Number.NaN, rssBytes: proc.resourceUsage()?.maxRSS ?? Number.NaN };
+}
+
+async function measure(args: readonly string[], scripted: boolean): Promise<Sample[]> {
+  const home = tempDir("zot-bench-print-");
+  for (let i = 0; i < WARMUPS; i++) await runOnce(args, home, scripted);
+  const samples: Sample[] = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await runOnce(args, home, scripted));
+  return samples;
+}
+
+const base = ["-p", "go", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--api-key", "bench", "--base-url", server.anthropicBaseUrl];
+const extRoot = tempDir("zot-bench-exts-");
+const withExt = [...base, ...extensionDirs(extRoot, 3).flatMap((dir) => ["--ext", dir])];
+
+console.log(`print-mode session benchmark — ${machineLine()}, ${RUNS} runs after ${WARMUPS} warm-ups`);
+const floor = await measure(["--version"], false);
+const plain = await measure(base, true);
+const extended = await measure(withExt, true);
+await server.stop();
+
+const mib = (bytes: number): string => fmt(bytes / (1024 * 1024), 1);
+const row = (label: string, samples: Sample[]): string[] => [
+  label,
+  fmt(median(samples.map((s) => s.wallMs))),
+  fmt(percentile(samples.map((s) => s.wallMs), 90)),
+  fmt(median(samples.map((s) => s.firstRequestMs))),
+  mib(Math.max(...samples.map((s) => s.rssBytes))),
+];
+printTable([
+  ["run", "wall median ms", "wall p90 ms", "to 1st request ms", "peak RSS MiB"],
+  row("zot --version (floor)", floor),
+  row("3 tool rounds, no extensions", plain),
+  row("3 tool rounds, 3 extensions", extended),
+]);
+const rows: SummaryRow[] = [
+  { bench: "print", metric: "3-round session wall (no ext)", value: `${fmt(median(plain.map((s) => s.wallMs)))} ms`, target: "≈30 ms (Go zot)" },
+  { bench: "print", metric: "3-round session wall (3 ext)", value: `${fmt(median(extended.map((s) => s.wallMs)))} ms` },
+  { bench: "print", metric: "spawn → first request (no ext)", value: `${fmt(median(plain.map((s) => s.firstRequestMs)))} ms` },
+  { bench: "print", metric: "peak RSS (3 ext)", value: `${mib(Math.max(...extended.map((s) => s.rssBytes)))} MiB`, target: "< 35 MiB", ok: Math.max(...extended.map((s) => s.rssBytes)) < 35 * 1024 * 1024 },
+];
+report(rows);
