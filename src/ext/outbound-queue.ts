@@ -1,8 +1,10 @@
 /**
  * Hand-written per-extension outbound frame queue. Frames are written to the
  * extension's stdin strictly in enqueue order. Enqueueing never waits for the
- * subprocess: frames wait here while one write is in flight. The queue is
- * bounded (256 frames or 16 MiB queued, plus the one in flight); overflow,
+ * subprocess: frames wait here while a write is in flight. Frames queued in
+ * the same tick are joined into one write (one syscall for a burst of events
+ * instead of one per frame). The queue is bounded (256 frames or 16 MiB
+ * queued, plus the write in flight); overflow,
  * a write that does not complete within the write timeout, or a write error
  * fails the queue once through `onFailure` (the owner disconnects the
  * extension) — frames are never dropped silently.
@@ -11,6 +13,8 @@
 export const MAX_QUEUED_FRAMES = 256;
 export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 export const WRITE_TIMEOUT_MS = 5_000;
+/** Upper bound on the characters joined into one write. */
+const MAX_BATCH_CHARS = 1024 * 1024;
 
 /** What the queue writes to (Bun's FileSink satisfies it). */
 export interface ByteSink {
@@ -42,6 +46,7 @@ export class OutboundQueue {
   private head = 0;
   private queuedBytes = 0;
   private inFlight = false;
+  private pumpScheduled = false;
   private failed = false;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
@@ -93,14 +98,20 @@ export class OutboundQueue {
     }
     this.frames.push({ text, bytes, written: onWritten });
     this.queuedBytes += bytes;
-    if (!this.inFlight) this.pump();
+    if (!this.inFlight && !this.pumpScheduled) {
+      this.pumpScheduled = true;
+      queueMicrotask(() => {
+        this.pumpScheduled = false;
+        if (!this.inFlight) this.pump();
+      });
+    }
     return true;
   }
 
   /** Resolves true once everything queued has been written, false on failure or timeout. */
   drain(timeoutMs: number): Promise<boolean> {
     if (this.failed) return Promise.resolve(false);
-    if (!this.inFlight && this.queuedFrames === 0) return Promise.resolve(true);
+    if (!this.inFlight && !this.pumpScheduled && this.queuedFrames === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), timeoutMs);
       this.idleWaiters.push(() => {
@@ -120,36 +131,42 @@ export class OutboundQueue {
 
   private pump(): void {
     while (this.head < this.frames.length && !this.stopped) {
-      const frame = this.frames[this.head]!;
-      this.frames[this.head] = undefined as unknown as QueuedFrame;
-      this.head++;
-      this.queuedBytes -= frame.bytes;
+      let text = "";
+      const callbacks: ((ok: boolean) => void)[] = [];
+      while (this.head < this.frames.length && text.length < MAX_BATCH_CHARS) {
+        const frame = this.frames[this.head]!;
+        this.frames[this.head] = undefined as unknown as QueuedFrame;
+        this.head++;
+        this.queuedBytes -= frame.bytes;
+        text += frame.text;
+        if (frame.written) callbacks.push(frame.written);
+      }
       this.compact();
       let result: number | Promise<number>;
       try {
-        result = this.sink.write(frame.text);
+        result = this.sink.write(text);
       } catch (error) {
-        frame.written?.(false);
+        for (const callback of callbacks) callback(false);
         this.fail({ kind: "write_error", error });
         return;
       }
       if (typeof result === "number") {
-        frame.written?.(true);
+        for (const callback of callbacks) callback(true);
         continue;
       }
       this.inFlight = true;
-      this.awaitWrite(result, frame);
+      this.awaitWrite(result, callbacks);
       return;
     }
     this.notifyIdle();
   }
 
-  private awaitWrite(pending: Promise<number>, frame: QueuedFrame): void {
+  private awaitWrite(pending: Promise<number>, callbacks: readonly ((ok: boolean) => void)[]): void {
     let settled = false;
     const timer = setTimeout(() => {
       if (settled) return;
       settled = true;
-      frame.written?.(false);
+      for (const callback of callbacks) callback(false);
       this.fail({ kind: "write_timeout", timeoutMs: this.writeTimeoutMs });
     }, this.writeTimeoutMs);
     pending.then(
@@ -158,14 +175,14 @@ export class OutboundQueue {
         settled = true;
         clearTimeout(timer);
         this.inFlight = false;
-        frame.written?.(true);
+        for (const callback of callbacks) callback(true);
         this.pump();
       },
       (error: unknown) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        frame.written?.(false);
+        for (const callback of callbacks) callback(false);
         this.fail({ kind: "write_error", error });
       },
     );
@@ -198,7 +215,7 @@ export class OutboundQueue {
   }
 
   private notifyIdle(): void {
-    if (this.inFlight && !this.stopped) return;
+    if ((this.inFlight || this.pumpScheduled) && !this.stopped) return;
     if (this.queuedFrames > 0 && !this.stopped) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];

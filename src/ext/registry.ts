@@ -3,7 +3,8 @@
  * case-insensitively and keep their registered spelling; tools share one
  * namespace with the built-ins. First come first served, built-ins always
  * win; every refused registration is recorded (for the extension's log and
- * doctor). Deferred tools stay hidden until activated.
+ * doctor). A tool's `deferred` flag travels with it; which deferred tools
+ * are active is the agent tool registry's business (src/tools/registry.ts).
  */
 import type { InboundOf } from "./frames.ts";
 
@@ -44,7 +45,6 @@ const DEFAULT_TOOL_SCHEMA: Readonly<Record<string, unknown>> = { type: "object",
 export class ExtensionRegistry {
   private readonly commandsByKey = new Map<string, RegisteredCommand>();
   private readonly toolsByName = new Map<string, RegisteredTool>();
-  private readonly activated = new Set<string>();
   readonly shadowed: ShadowedRegistration[] = [];
   private readonly builtinCommands: ReadonlySet<string>;
   private readonly builtinTools: ReadonlySet<string>;
@@ -80,17 +80,13 @@ export class ExtensionRegistry {
   unregisterExtension(extension: string): void {
     for (const [key, command] of this.commandsByKey) if (command.extension === extension) this.commandsByKey.delete(key);
     for (const [name, tool] of this.toolsByName) {
-      if (tool.extension === extension) {
-        this.toolsByName.delete(name);
-        this.activated.delete(name);
-      }
+      if (tool.extension === extension) this.toolsByName.delete(name);
     }
   }
 
   clear(): void {
     this.commandsByKey.clear();
     this.toolsByName.clear();
-    this.activated.clear();
     this.shadowed.length = 0;
   }
 
@@ -109,25 +105,6 @@ export class ExtensionRegistry {
   /** Every registered tool, deferred ones included. */
   tools(): RegisteredTool[] {
     return [...this.toolsByName.values()];
-  }
-
-  /** Marks registered deferred tools as visible; unknown names are ignored. Returns those activated. */
-  activate(names: readonly string[]): string[] {
-    const activated: string[] = [];
-    for (const name of names) {
-      const tool = this.toolsByName.get(name);
-      if (tool?.deferred && !this.activated.has(name)) {
-        this.activated.add(name);
-        activated.push(name);
-      }
-    }
-    return activated;
-  }
-
-  /** Visible to the model: not deferred, or deferred and activated. */
-  isVisible(name: string): boolean {
-    const tool = this.toolsByName.get(name);
-    return tool !== undefined && (!tool.deferred || this.activated.has(name));
   }
 
   private refuse(shadowed: ShadowedRegistration): RegistrationResult {
