@@ -38,6 +38,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "append-system-prompt", kind: "string", multiple: true, value: "text", description: "append to the system prompt (repeatable)" },
   { name: "cwd", kind: "string", value: "dir", description: "working directory (default: current)" },
   { name: "max-steps", kind: "string", value: "n", description: "maximum model steps per prompt (default 50)" },
+  { name: "auto-compact", kind: "string", value: "share|off", description: "compact when context use passes this share of the window (default 0.85)" },
   { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools" },
   { name: "no-tools", kind: "boolean", description: "no built-in tools" },
   { name: "jail", kind: "boolean", description: "confine file tools to the working directory" },
@@ -69,6 +70,7 @@ export interface MainFlags {
   readonly appendSystemPrompt: readonly string[];
   readonly cwd?: string;
   readonly maxSteps?: string;
+  readonly autoCompact?: string;
   readonly tools?: string;
   readonly noTools: boolean;
   readonly jail: boolean;
@@ -140,6 +142,7 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
     appendSystemPrompt: list("append-system-prompt"),
     cwd: str("cwd"),
     maxSteps: str("max-steps"),
+    autoCompact: str("auto-compact"),
     tools: str("tools"),
     noTools: bool("no-tools"),
     jail: bool("jail"),

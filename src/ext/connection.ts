@@ -14,10 +14,13 @@ import {
   type InboundFrame, type OutboundFrame, PROTOCOL_VERSION,
   decodeInboundFrame, describeFrameProblem,
 } from "./frames.ts";
+import { type CloseReason, describeCloseReason } from "./close-reason.ts";
 import { LineReader, MAX_FRAME_BYTES } from "./line-reader.ts";
 import type { ExtensionLog } from "./log.ts";
-import { OutboundQueue, type QueueFailure } from "./outbound-queue.ts";
+import { OutboundQueue } from "./outbound-queue.ts";
 import { type ExtensionSubprocess, resolveExec, signalProcessTree, spawnExtension } from "./process.ts";
+
+export { type CloseReason, describeCloseReason } from "./close-reason.ts";
 
 export const AUTO_READY_IDLE_MS = 250;
 
@@ -33,32 +36,6 @@ export interface HostIdentity {
 }
 
 export type ReadyState = "pending" | "ready" | "auto" | "timeout";
-
-export type CloseReason =
-  | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: string | null }
-  | { readonly kind: "frame_too_large"; readonly bytes: number }
-  | { readonly kind: "queue"; readonly failure: QueueFailure }
-  | { readonly kind: "load_failed"; readonly error: ExtensionLoadError }
-  | { readonly kind: "shutdown" };
-
-export function describeCloseReason(reason: CloseReason): string {
-  switch (reason.kind) {
-    case "exited":
-      return reason.signal ? `exited (signal ${reason.signal})` : `exited (status ${reason.exitCode ?? "unknown"})`;
-    case "frame_too_large":
-      return `sent a line over the ${MAX_FRAME_BYTES} byte frame limit`;
-    case "queue":
-      return reason.failure.kind === "overflow"
-        ? `stopped reading its stdin (outbound queue overflow: ${reason.failure.frames} frames, ${reason.failure.bytes} bytes)`
-        : reason.failure.kind === "write_timeout"
-          ? `a write to its stdin did not complete within ${reason.failure.timeoutMs} ms`
-          : `its stdin pipe broke (${String(reason.failure.error)})`;
-    case "load_failed":
-      return reason.error.message;
-    case "shutdown":
-      return "shut down";
-  }
-}
 
 export interface ConnectionOwner {
   onFrame(connection: ExtensionConnection, frame: InboundFrame): void;
