@@ -1,0 +1,59 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { behaveExtension, isAlive, waitFor } from "../support/extensions.ts";
+import { createModeEnv, type ModeEnv } from "./helpers.ts";
+
+let env: ModeEnv;
+beforeEach(() => {
+  env = createModeEnv();
+});
+afterEach(async () => {
+  await env.dispose();
+});
+
+function pids(path: string): { pid: number; child: number | null } {
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+describe("misbehaving extensions in print mode (compiled binary)", () => {
+  test("a silent extension cannot hang startup; a crashing tool extension cannot crash zot; nothing is orphaned", async () => {
+    const mutePids = join(env.base, "mute.json");
+    const crashPids = join(env.base, "crash.json");
+    const mute = behaveExtension(env.base, "mute", ["never-hello", `pid-file=${mutePids}`]);
+    const crashy = behaveExtension(env.base, "crashy", ["crash-on-tool", "child", `pid-file=${crashPids}`]);
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "t1", name: "py_echo", arguments: { text: "hi" } }] },
+      { type: "text", text: "recovered" },
+    );
+    const started = Date.now();
+    const result = await env.run(["-p", "use the tool", ...env.providerArgs(), "--ext", mute, "--ext", crashy], {
+      env: { ZOT_EXT_READY_TIMEOUT_MS: "1000" },
+      timeoutMs: 20_000,
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.stdout.trim()).toBe("recovered");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('extension "mute" failed to load: sent no hello within');
+    expect(result.stderr).toMatch(/extension crashy: exited \(status 7\)/);
+    // The model saw the failure as a tool error, not a hang.
+    const toolResult = JSON.stringify(env.server.requests[1]?.body);
+    expect(toolResult).toContain("extension disconnected: exited (status 7)");
+    for (const file of [mutePids, crashPids]) {
+      const { pid, child } = pids(file);
+      expect(await waitFor(() => !isAlive(pid) && (child === null || !isAlive(child)))).toBe(true);
+    }
+  });
+
+  test("an extension that ignores shutdown is killed; zot exits within the grace period", async () => {
+    const stubbornPids = join(env.base, "stubborn.json");
+    const stubborn = behaveExtension(env.base, "stubborn", ["ignore-shutdown", "child", `pid-file=${stubbornPids}`]);
+    env.server.enqueue({ type: "text", text: "bye" });
+    const started = Date.now();
+    const result = await env.run(["-p", "hi", ...env.providerArgs(), "--ext", stubborn], { timeoutMs: 20_000 });
+    expect(result.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(6_000);
+    const { pid, child } = pids(stubbornPids);
+    expect(await waitFor(() => !isAlive(pid) && !isAlive(child!))).toBe(true);
+  });
+});
