@@ -95,6 +95,7 @@ export class ExtensionManager {
    * the same way every run (not by which process happened to answer first).
    */
   private heldRegistrations: Map<string, InboundFrame[]> | undefined;
+  private discovering: Promise<DiscoveryReport> | undefined;
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.registry = new ExtensionRegistry(undefined, options.builtinTools);
@@ -121,15 +122,24 @@ export class ExtensionManager {
     return this.sequence;
   }
 
-  /** Discovers, spawns and handshakes every extension; resolves once all are ready or the deadline passed. */
-  async start(): Promise<void> {
-    this.stopping = false;
-    const report = await discoverExtensions({
+  /**
+   * Reads the manifests (no spawning). Memoised until the next reload, so a
+   * caller can start skill discovery from the report while start() spawns.
+   */
+  discover(): Promise<DiscoveryReport> {
+    this.discovering ??= discoverExtensions({
       cwd: this.options.cwd,
       paths: this.options.paths,
       explicit: this.options.explicit,
       noDiscovery: this.options.noDiscovery,
     });
+    return this.discovering;
+  }
+
+  /** Discovers, spawns and handshakes every extension; resolves once all are ready or the deadline passed. */
+  async start(): Promise<void> {
+    this.stopping = false;
+    const report = await this.discover();
     this.discovery = report;
     for (const shadowed of report.shadowed) {
       const log = new ExtensionLog(extensionLogPath(this.options.paths, shadowed.loaded.manifest.name));
@@ -303,6 +313,7 @@ export class ExtensionManager {
     this.subscriptions.clear();
     this.loadErrors = [];
     this.failures.length = 0;
+    this.discovering = undefined;
     await this.start();
     const connections = this.connections();
     return {
