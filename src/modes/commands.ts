@@ -9,13 +9,12 @@
  * fail; an `error` fails. Any other prompt (including an unregistered /word)
  * goes to the model unchanged.
  */
-import { randomUUID } from "node:crypto";
 import type { AgentEvent } from "../agent/events.ts";
 import { nowTimestamp } from "../agent/messages.ts";
 import type { PromptOutcome } from "../agent/types.ts";
 import { ZotError } from "../common/errors.ts";
-import { dispatchCommandResponse, type CommandActionHandler } from "../ext/host.ts";
-import type { HeadlessRuntime } from "./setup.ts";
+import type { CommandActionHandler } from "../ext/host.ts";
+import type { HeadlessExtensions, HeadlessRuntime } from "./setup.ts";
 
 /** `/name rest`: name is [A-Za-z0-9_-]+, rest is everything after the following whitespace. */
 export interface SlashCommand {
@@ -44,8 +43,8 @@ export interface HeadlessDriver {
 
 /** Runs one model prompt, announcing it to extensions first. */
 export async function runAgentPrompt(driver: HeadlessDriver, text: string): Promise<HeadlessResult> {
-  const { agent, bridge } = driver.runtime;
-  bridge.userPromptSubmit(text, 0);
+  const { agent, extensions } = driver.runtime;
+  extensions?.bridge.userPromptSubmit(text, 0);
   const outcome = await agent.prompt(text, { signal: driver.signal });
   return { kind: "agent", outcome };
 }
@@ -62,7 +61,7 @@ async function recordToolPrompt(
   toolArgs: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   const { agent } = driver.runtime;
-  const id = `ext_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+  const id = `ext_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
   const rawArgs = JSON.stringify(toolArgs);
   driver.showEvent({ type: "tool_call", id, name: toolName, args: toolArgs });
   const record = await agent.runTool(
@@ -88,8 +87,12 @@ async function recordToolPrompt(
  * Carries out `/name args` for the extension that registered `name`; throws
  * a ZotError for failures (unknown action, error reply, TUI-only actions).
  */
-export async function runSlashCommand(driver: HeadlessDriver, command: SlashCommand): Promise<HeadlessResult> {
-  const { manager } = driver.runtime;
+export async function runSlashCommand(
+  driver: HeadlessDriver,
+  extensions: HeadlessExtensions,
+  command: SlashCommand,
+): Promise<HeadlessResult> {
+  const { manager } = extensions;
   const invoked = await manager.invokeCommand(command.name, command.args, { signal: driver.signal });
   const extension = invoked.command.extension;
   const name = invoked.command.name;
@@ -123,6 +126,7 @@ export async function runSlashCommand(driver: HeadlessDriver, command: SlashComm
       failure = new ZotError("ext.command.error", message, { extension, command: name });
     },
   };
+  const { dispatchCommandResponse } = await import("../ext/host.ts");
   await dispatchCommandResponse(extension, name, invoked.response, handler);
   if (failure !== undefined) throw failure;
   return result;
@@ -131,8 +135,9 @@ export async function runSlashCommand(driver: HeadlessDriver, command: SlashComm
 /** Runs the prompt: an extension command when it names one, else a model prompt. */
 export async function runHeadlessPrompt(driver: HeadlessDriver, prompt: string): Promise<HeadlessResult> {
   const command = parseSlashCommand(prompt);
-  if (command !== undefined && driver.runtime.manager.registry.command(command.name) !== undefined) {
-    return runSlashCommand(driver, command);
+  const { extensions } = driver.runtime;
+  if (command !== undefined && extensions !== undefined && extensions.manager.registry.command(command.name) !== undefined) {
+    return runSlashCommand(driver, extensions, command);
   }
   return runAgentPrompt(driver, prompt);
 }

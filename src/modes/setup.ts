@@ -5,28 +5,36 @@
  * extension bridge. Order is chosen for startup latency: the cheap
  * provider/model resolution and credential lookup come first (extensions'
  * hello_ack names provider and model, and a missing key should fail before
- * anything is spawned), then the extensions start while the session and
- * system prompt are prepared, and are awaited just before the agent is built.
+ * anything is spawned), then the provider connection is warmed up and the
+ * extensions start while the session and system prompt are prepared; they
+ * are awaited just before the agent is built.
+ *
+ * The extension host is imported only when something could load: --ext
+ * paths, or a non-hidden directory in ./.zot/extensions or
+ * $ZOT_HOME/extensions (the scopes ext/discovery.ts reads; the host's own
+ * discovery then decides what loads). Otherwise the run has no manager and
+ * no bridge (`extensions` is undefined), which is what both would amount to:
+ * no hooks, no tools, no commands, no frames.
  *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
-import { randomUUID } from "node:crypto";
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
+import { NO_HOOKS } from "../agent/hooks.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import { zotPaths, type ZotPaths } from "../common/home.ts";
 import type { MainFlags } from "../cli/flags.ts";
-import { ExtensionBridge } from "../ext/bridge.ts";
-import { headlessExtensionUI } from "../ext/host.ts";
-import { ExtensionManager } from "../ext/manager.ts";
+import type { ExtensionBridge } from "../ext/bridge.ts";
+import type { ExtensionManager } from "../ext/manager.ts";
 import {
   ProviderError,
   createClient,
   loadCatalog,
+  preconnect,
   resolveApiKey,
   resolveModel,
   type Catalog,
@@ -38,11 +46,17 @@ import type { Cleanup } from "./cleanup.ts";
 import type { HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 
+/** The extension host of a run that has extensions to load. */
+export interface HeadlessExtensions {
+  readonly manager: ExtensionManager;
+  readonly bridge: ExtensionBridge;
+}
+
 export interface HeadlessRuntime {
   readonly cwd: string;
   readonly agent: AgentSession;
-  readonly manager: ExtensionManager;
-  readonly bridge: ExtensionBridge;
+  /** Undefined when nothing could load (the host was never imported). */
+  readonly extensions: HeadlessExtensions | undefined;
   readonly session: HeadlessSession;
 }
 
@@ -59,10 +73,11 @@ export interface HeadlessSetupInput {
 /** Providers tried, in order, when neither --provider nor --model was given and the default has no key. */
 const CREDENTIAL_FALLBACK_PROVIDERS = ["openai"] as const;
 
-async function resolveWorkingDirectory(flag: string | undefined): Promise<string> {
+/** Synchronous on purpose: one stat(2), no fs thread pool at startup. */
+function resolveWorkingDirectory(flag: string | undefined): string {
   const cwd = resolve(flag ?? process.cwd());
   try {
-    if ((await stat(cwd)).isDirectory()) return cwd;
+    if (statSync(cwd).isDirectory()) return cwd;
   } catch (err) {
     const code = systemErrorCode(err);
     if (code !== "ENOENT" && code !== "ENOTDIR") {
@@ -102,40 +117,81 @@ async function resolveProvider(flags: MainFlags, catalog: Catalog, paths: ZotPat
   }
 }
 
+/** A directory entry ext/discovery.ts would look into (non-hidden directory or symlink). */
+function hasScopeCandidate(root: string): boolean {
+  try {
+    return readdirSync(root, { withFileTypes: true }).some(
+      (entry) => !entry.name.startsWith(".") && (entry.isDirectory() || entry.isSymbolicLink()),
+    );
+  } catch {
+    return false; // discovery treats an unreadable scope directory as empty too
+  }
+}
+
+/** Whether extension discovery could find anything (conservative: may say yes for nothing). */
+function mayHaveExtensions(flags: MainFlags, cwd: string, paths: ZotPaths): boolean {
+  if (flags.ext.length > 0) return true;
+  if (flags.noExt) return false;
+  return hasScopeCandidate(join(cwd, ".zot", "extensions")) || hasScopeCandidate(paths.extensions);
+}
+
 function reportExtensionProblems(manager: ExtensionManager, warn: (text: string) => void): void {
   for (const error of manager.discovery?.manifestErrors ?? []) warn(`zot: warning: ${error.message}\n`);
   for (const error of manager.loadErrors) warn(`zot: warning: ${error.message}\n`);
 }
 
-function toolRegistry(options: HeadlessOptions, manager: ExtensionManager): ToolRegistry {
+function toolRegistry(options: HeadlessOptions, manager: ExtensionManager | undefined): ToolRegistry {
   const registry = new ToolRegistry(builtinTools({ only: options.tools.only, none: options.tools.none }));
   // The registry refuses names taken by (or reserved for) built-ins; the manager already logged conflicts.
-  for (const tool of manager.tools({ allowInteractive: false })) registry.register(tool);
+  for (const tool of manager?.tools({ allowInteractive: false }) ?? []) registry.register(tool);
   return registry;
+}
+
+interface ExtensionStart {
+  readonly flags: MainFlags;
+  readonly cwd: string;
+  readonly paths: ZotPaths;
+  readonly resolved: ResolvedModel;
+  readonly warn: (text: string) => void;
+}
+
+/** Imports the host, then creates the manager; start() is the caller's. */
+async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
+  const [{ ExtensionManager }, { headlessExtensionUI }] = await Promise.all([import("../ext/manager.ts"), import("../ext/host.ts")]);
+  return new ExtensionManager({
+    paths: input.paths,
+    cwd: input.cwd,
+    provider: input.resolved.provider,
+    model: input.resolved.model.id,
+    explicit: input.flags.ext.map((dir) => resolve(dir)),
+    noDiscovery: input.flags.noExt,
+    ui: headlessExtensionUI((text) => input.warn(text)),
+  });
 }
 
 export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup): Promise<HeadlessRuntime> {
   const { flags, options, warn } = input;
-  const cwd = await resolveWorkingDirectory(flags.cwd);
+  const cwd = resolveWorkingDirectory(flags.cwd);
   const paths = zotPaths();
   const catalog = await loadCatalog(paths.modelsFile);
   for (const warning of catalog.warnings) warn(`zot: warning: ${warning}\n`);
   const { resolved, credential } = await resolveProvider(flags, catalog, paths);
+  // Connection setup (DNS, TCP, TLS) overlaps the rest of the setup.
+  preconnect(resolved.baseUrl);
 
-  const manager = new ExtensionManager({
-    paths,
-    cwd,
-    provider: resolved.provider,
-    model: resolved.model.id,
-    explicit: flags.ext.map((dir) => resolve(dir)),
-    noDiscovery: flags.noExt,
-    ui: headlessExtensionUI((text) => warn(text)),
-  });
-  const extensionsStarted = manager.start();
-  cleanup.add(async () => {
-    await extensionsStarted.catch(() => undefined);
-    await manager.shutdown();
-  });
+  let managerCreated: Promise<ExtensionManager> | undefined;
+  let extensionsStarted: Promise<void> = Promise.resolve();
+  if (mayHaveExtensions(flags, cwd, paths)) {
+    const created = createManager({ flags, cwd, paths, resolved, warn });
+    const started = created.then((manager) => manager.start());
+    managerCreated = created;
+    extensionsStarted = started;
+    cleanup.add(async () => {
+      await started.catch(() => undefined);
+      const manager = await created.catch(() => undefined);
+      await manager?.shutdown();
+    });
+  }
 
   const systemPrompt = buildSystemPrompt({
     cwd,
@@ -161,15 +217,22 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   });
   const system = await systemPrompt;
   await extensionsStarted;
-  reportExtensionProblems(manager, warn);
+  const manager = await managerCreated;
+  let extensions: HeadlessExtensions | undefined;
+  if (manager !== undefined) {
+    reportExtensionProblems(manager, warn);
+    const { ExtensionBridge } = await import("../ext/bridge.ts");
+    const bridge = new ExtensionBridge(manager, {
+      sessionId: session.writer?.id ?? crypto.randomUUID(),
+      cwd,
+      provider: resolved.provider,
+      model: resolved.model.id,
+      interactive: false,
+    });
+    extensions = { manager, bridge };
+  }
+  const bridge = extensions?.bridge;
 
-  const bridge = new ExtensionBridge(manager, {
-    sessionId: session.writer?.id ?? randomUUID(),
-    cwd,
-    provider: resolved.provider,
-    model: resolved.model.id,
-    interactive: false,
-  });
   const agent = AgentSession.create({
     client: createClient({ provider: resolved.provider, model: resolved.model, apiKey: credential.apiKey, baseUrl: resolved.baseUrl }),
     model: resolved.model,
@@ -178,27 +241,35 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cwd,
     maxSteps: options.maxSteps,
     reasoning: options.reasoning,
-    hooks: bridge.hooks,
+    hooks: bridge?.hooks ?? NO_HOOKS,
     jailRoot: flags.jail ? cwd : undefined,
     allowInteractive: false,
-    onEvent: (event) => {
-      bridge.observe(event);
-      input.onEvent(event);
-    },
+    onEvent:
+      bridge === undefined
+        ? input.onEvent
+        : (event) => {
+            bridge.observe(event);
+            input.onEvent(event);
+          },
     persistence: session.persistence,
     initialMessages: session.loaded?.messages,
     initialMessageRows: session.loaded?.messageRows,
     initialCumulative: session.loaded?.cumulativeUsage,
-    compactionObserver: {
-      onCompactionStart: (info) => bridge.compactionStarted(info),
-      onCompactionEnd: (info) =>
-        bridge.compactionFinished({ ...info, error: info.error === undefined ? undefined : info.error.message }),
-    },
+    compactionObserver:
+      bridge === undefined
+        ? undefined
+        : {
+            onCompactionStart: (info) => bridge.compactionStarted(info),
+            onCompactionEnd: (info) =>
+              bridge.compactionFinished({ ...info, error: info.error === undefined ? undefined : info.error.message }),
+          },
   });
   if (agent instanceof ZotError) throw agent;
-  bridge.attachAgent((call, runOptions) => agent.runTool(call, runOptions));
-  cleanup.add(() => bridge.dispose());
-  bridge.sessionStart();
-  cleanup.add(() => bridge.sessionEnd("shutdown"));
-  return { cwd, agent, manager, bridge, session };
+  if (bridge !== undefined) {
+    bridge.attachAgent((call, runOptions) => agent.runTool(call, runOptions));
+    cleanup.add(() => bridge.dispose());
+    bridge.sessionStart();
+    cleanup.add(() => bridge.sessionEnd("shutdown"));
+  }
+  return { cwd, agent, extensions, session };
 }

@@ -6,7 +6,7 @@
  * in `Catalog.warnings` and the static list. Overrides replace only the fields
  * they set (non-zero numbers, non-empty strings, an explicit `reasoning`).
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
@@ -203,12 +203,15 @@ export function applyModelsFile(catalog: Catalog, document: unknown, fileLabel =
   return { models, warnings };
 }
 
-/** The static catalog plus `modelsFile` overrides; never throws. */
+/**
+ * The static catalog plus `modelsFile` overrides; never throws. The file is
+ * read synchronously (a small file on the startup path: no fs thread pool).
+ */
 export async function loadCatalog(modelsFile: string): Promise<Catalog> {
   const catalog = builtinCatalog();
   let text: string;
   try {
-    text = await readFile(modelsFile, "utf8");
+    text = readFileSync(modelsFile, "utf8");
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return catalog;
     return { models: catalog.models, warnings: [`ignoring ${modelsFile}: ${errorMessage(err)}`] };

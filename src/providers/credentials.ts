@@ -6,7 +6,7 @@
  * naming the variable and the flag. `saveApiKey` rewrites auth.json
  * atomically with mode 0600, keeping other providers' entries.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
@@ -44,11 +44,11 @@ const ProviderAuthSchema = v.looseObject({
 const AuthFileSchema = v.record(v.string(), ProviderAuthSchema);
 type AuthFile = v.InferOutput<typeof AuthFileSchema>;
 
-/** Reads and validates auth.json; a missing file is an empty one. */
+/** Reads (synchronously: a small file on the startup path) and validates auth.json; a missing file is an empty one. */
 export async function readAuthFile(path: string): Promise<AuthFile> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = readFileSync(path, "utf8");
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return {};
     throw new ProviderError("config", `cannot read ${path}: ${errorMessage(err)}`, undefined, { file: path });

@@ -1,8 +1,10 @@
 /**
  * The providers area's public surface: pick a provider + model + base URL
  * (`resolveModel`), build a streaming client (`createClient`), plus the
- * catalog, credential helpers and the shared types. Importing this module
- * does no work; the concrete clients are loaded on the first stream call.
+ * catalog, credential helpers and the shared types, and `preconnect` (warm
+ * up the connection to a base URL while the caller does other setup).
+ * Importing this module does no work; the concrete clients are loaded on the
+ * first stream call.
  */
 import { DEFAULT_MODEL_IDS, findModel, syntheticModel, type Catalog } from "./catalog.ts";
 import { ProviderError, type ModelInfo, type ProviderClient, type ProviderName, type StreamEvent, type StreamRequest, type StreamResult } from "./types.ts";
@@ -90,6 +92,23 @@ export interface CreateClientOptions {
   readonly stallTimeoutMs?: number;
   /** Delays of the silent retries before a stream starts (default 250 ms, 750 ms). */
   readonly retryDelaysMs?: readonly number[];
+}
+
+const PROXY_ENV_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"] as const;
+
+/**
+ * Best effort: starts DNS, TCP and (for https) TLS to `baseUrl` now, so the
+ * first request reuses the connection instead of paying for it. Skipped when
+ * a proxy is configured (the request would not use a direct connection).
+ * Never throws: a bad URL is reported by the request itself.
+ */
+export function preconnect(baseUrl: string, env: Readonly<Record<string, string | undefined>> = process.env): void {
+  if (PROXY_ENV_VARS.some((name) => env[name])) return;
+  try {
+    fetch.preconnect(baseUrl);
+  } catch {
+    // reported by the request
+  }
 }
 
 export function createClient(options: CreateClientOptions): ProviderClient {

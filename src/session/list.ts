@@ -8,7 +8,6 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { emptyUsage, type Usage } from "../providers/types.ts";
@@ -122,6 +121,8 @@ export async function pickSession(sessions: readonly SessionSummary[], io: Picke
     io.output.write("no sessions to resume\n");
     return undefined;
   }
+  // Loaded here, not at import: node:readline is slow to load and only --resume needs it.
+  const { createInterface } = await import("node:readline");
   sessions.forEach((session, index) => {
     const count = `${session.messageCount} msg${session.messageCount === 1 ? "" : "s"}`;
     io.output.write(`${String(index + 1).padStart(3)}) ${localTime(session.mtime)}  ${count.padEnd(9)} ${sessionLabel(session)}\n`);

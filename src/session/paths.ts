@@ -4,7 +4,6 @@
  * The 8 hex are the first 8 characters of the session's UUID (meta.id), as in
  * the original zot. Pure functions: nothing is created here.
  */
-import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { zotPaths } from "../common/home.ts";
 
@@ -12,7 +11,7 @@ export const SESSION_FILE_EXTENSION = ".jsonl";
 
 /** 16 hex characters identifying a working directory. */
 export function cwdHash(cwd: string): string {
-  return createHash("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
+  return new Bun.CryptoHasher("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
 }
 
 /** The directory holding every session of `cwd`. */

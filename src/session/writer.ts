@@ -10,7 +10,6 @@
  * recreates it (meta first) instead of writing into an unlinked inode.
  * Failures throw SessionError.
  */
-import { randomUUID } from "node:crypto";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
@@ -104,7 +103,7 @@ export class SessionWriter {
     }
     const started = options.now ?? new Date();
     for (let attempt = 1; ; attempt++) {
-      const id = randomUUID();
+      const id = crypto.randomUUID();
       const path = join(dir, sessionFileName(started, id));
       const meta: SessionMeta = {
         id,

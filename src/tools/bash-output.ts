@@ -5,7 +5,6 @@
  * is truncated, the complete output is written to `$TMPDIR/zot-bash-<hex>.log`
  * (mode 0600), spilled as it streams so memory stays bounded.
  */
-import { randomBytes } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,7 +28,7 @@ export interface CapturedOutput {
 }
 
 export function fullOutputFilePath(): string {
-  return join(tmpdir(), `zot-bash-${randomBytes(6).toString("hex")}.log`);
+  return join(tmpdir(), `zot-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}.log`);
 }
 
 export class TailCapture {
