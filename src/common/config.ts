@@ -6,7 +6,7 @@
  * invalid one yields a warning naming the file and field, and is ignored —
  * a broken config must not stop a scripted run.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { systemErrorCode } from "./errors.ts";
 import { describeProblem, firstProblem } from "./validation.ts";
@@ -26,10 +26,11 @@ export interface LoadedConfig {
   readonly warning?: string;
 }
 
-export async function loadConfig(path: string): Promise<LoadedConfig> {
+/** Synchronous: a small file on the startup path. */
+export function loadConfig(path: string): LoadedConfig {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = readFileSync(path, "utf8");
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return { config: {} };
     return { config: {}, warning: `${path}: cannot be read (${systemErrorCode(err) ?? "error"}); ignored` };

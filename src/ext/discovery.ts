@@ -8,11 +8,13 @@
  * manifests, disabled extensions and non-process bundles (skills-only,
  * theme-only) are reported, not loaded.
  */
-import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ZotPaths } from "../common/home.ts";
 import { type LoadedManifest, ManifestError, hasManifest, loadManifest } from "./manifest.ts";
 import type { ExtensionSource } from "./connection.ts";
+import { projectExtensionsDir, scopeEntries } from "./scopes.ts";
+
+export { projectExtensionsDir } from "./scopes.ts";
 
 export interface DiscoveredExtension {
   readonly loaded: LoadedManifest;
@@ -42,21 +44,8 @@ export interface DiscoveryOptions {
   readonly noDiscovery: boolean;
 }
 
-export function projectExtensionsDir(cwd: string): string {
-  return join(cwd, ".zot", "extensions");
-}
-
 function scopeDirs(root: string): string[] {
-  let entries;
-  try {
-    entries = readdirSync(root, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
-    .map((entry) => entry.name)
-    .filter((name) => !name.startsWith("."))
+  return scopeEntries(root)
     .sort()
     .map((name) => join(root, name))
     .filter((dir) => hasManifest(dir));

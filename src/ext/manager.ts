@@ -21,7 +21,7 @@ import { type ExtensionUI, normaliseNoteLevel } from "./host.ts";
 import { nextRequestId } from "./ids.ts";
 import { HostCallTracker } from "./host-calls.ts";
 import { ExtensionLog } from "./log.ts";
-import { ExtensionRegistry, type RegisteredCommand } from "./registry.ts";
+import { ExtensionRegistry, type RegisteredCommand, type RegisteredTool } from "./registry.ts";
 import { type ToolCallOptions, extensionTool } from "./tool-adapter.ts";
 import { ZotError } from "../common/errors.ts";
 
@@ -87,6 +87,8 @@ export class ExtensionManager {
   readonly hostCalls = new HostCallTracker();
   /** Told whenever a loaded extension stops (crash, disconnect, shutdown). */
   readonly closeListeners = new Set<(extension: string) => void>();
+  /** Told about tools registered after startup (late registrations join a running agent). */
+  readonly toolListeners = new Set<(tool: RegisteredTool) => void>();
   /** Handles `call_tool` / `call_tool_cancel` frames once an agent is attached (bridge). */
   callToolHandler: ((connection: ExtensionConnection, frame: InboundFrame) => void) | undefined;
   /**
@@ -254,6 +256,8 @@ export class ExtensionManager {
     } else if (frame.type === "register_tool") {
       const result = this.registry.registerTool(connection.name, frame);
       if (!result.ok) connection.log.note(`tool "${frame.name}" not registered: already taken by ${result.shadowed.heldBy}`);
+      const registered = result.ok ? this.registry.tool(frame.name) : undefined;
+      if (registered) for (const listener of this.toolListeners) listener(registered);
     }
   }
 
@@ -292,8 +296,12 @@ export class ExtensionManager {
 
   /** Agent tools for every registered extension tool (deferred ones carry `deferred`). */
   tools(defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs"> = {}): Tool[] {
-    return this.registry.tools().map((tool) =>
-      extensionTool(tool, (extension) => this.live.get(extension), { ...defaults, tracker: this.hostCalls }));
+    return this.registry.tools().map((tool) => this.toolFor(tool, defaults));
+  }
+
+  /** The agent Tool that calls one registered extension tool. */
+  toolFor(tool: RegisteredTool, defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs"> = {}): Tool {
+    return extensionTool(tool, (extension) => this.live.get(extension), { ...defaults, tracker: this.hostCalls });
   }
 
   /** Graceful stop of every extension within one shared grace period. */

@@ -1,7 +1,8 @@
 /**
  * Validation of the flag values the headless modes interpret themselves:
  * --reasoning (low|medium|high, case-insensitive, "" = unset), --max-steps
- * (positive integer, default 50), --tools / --no-tools, and the session
+ * (positive integer, default 50), --auto-compact (a share of the context
+ * window in [0.05, 1], or off), --tools / --no-tools, and the session
  * flags (which one applies; --no-session with another session flag is a
  * contradiction). Pure: every problem is a UsageError (exit 2), nothing is
  * read from disk.
@@ -30,6 +31,8 @@ export interface ToolSelection {
 export interface HeadlessOptions {
   readonly reasoning: ReasoningLevel | undefined;
   readonly maxSteps: number;
+  /** undefined: not given on the command line (config.json or the default decides). */
+  readonly autoCompact: number | false | undefined;
   readonly tools: ToolSelection;
   readonly session: SessionChoice;
 }
@@ -50,6 +53,17 @@ export function parseMaxSteps(value: string | undefined): number {
     throw new UsageError(`--max-steps must be a positive integer, got "${value}"`, { flag: "--max-steps" });
   }
   return steps;
+}
+
+export function parseAutoCompact(value: string | undefined): number | false | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim().toLowerCase();
+  if (trimmed === "off" || trimmed === "false") return false;
+  const share = /^\d*\.?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(share >= 0.05 && share <= 1)) {
+    throw new UsageError(`--auto-compact must be a share of the context window between 0.05 and 1, or off; got "${value}"`, { flag: "--auto-compact" });
+  }
+  return share;
 }
 
 export function parseToolSelection(flags: Pick<MainFlags, "tools" | "noTools">): ToolSelection {
@@ -86,6 +100,7 @@ export function parseHeadlessOptions(flags: MainFlags): HeadlessOptions {
   return {
     reasoning: parseReasoning(flags.reasoning),
     maxSteps: parseMaxSteps(flags.maxSteps),
+    autoCompact: parseAutoCompact(flags.autoCompact),
     tools: parseToolSelection(flags),
     session: parseSessionChoice(flags),
   };

@@ -9,27 +9,37 @@
  * extensions start while the session and system prompt are prepared; they
  * are awaited just before the agent is built.
  *
+ * Defaults come from $ZOT_HOME/config.json (provider, model, reasoning,
+ * auto_compact) where no flag names them. Skills (built-in, extension
+ * manifests, and with --with-skills the user directories) are discovered from
+ * the manifests while extensions spawn; they add the `skill` tool and a
+ * system-prompt addendum unless --no-skill.
+ *
  * The extension host is imported only when something could load: --ext
  * paths, or a non-hidden directory in ./.zot/extensions or
- * $ZOT_HOME/extensions (the scopes ext/discovery.ts reads; the host's own
- * discovery then decides what loads). Otherwise the run has no manager and
- * no bridge (`extensions` is undefined), which is what both would amount to:
- * no hooks, no tools, no commands, no frames.
+ * $ZOT_HOME/extensions (ext/scopes.ts; the host's own discovery then decides
+ * what loads). Otherwise the run has no manager and no bridge (`extensions`
+ * is undefined), which is what both would amount to: no hooks, no tools, no
+ * commands, no frames. With a manager, tools registered after startup join
+ * the agent's registry and a stopped extension's tools leave it.
  *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
-import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import { NO_HOOKS } from "../agent/hooks.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
+import { loadConfig, type ZotConfig } from "../common/config.ts";
 import { zotPaths, type ZotPaths } from "../common/home.ts";
 import type { MainFlags } from "../cli/flags.ts";
 import type { ExtensionBridge } from "../ext/bridge.ts";
 import type { ExtensionManager } from "../ext/manager.ts";
+import { mayFindExtensions } from "../ext/scopes.ts";
+import type { Skill } from "../skills/index.ts";
 import {
   ProviderError,
   createClient,
@@ -43,7 +53,7 @@ import {
 } from "../providers/index.ts";
 import { ToolRegistry, builtinTools } from "../tools/index.ts";
 import type { Cleanup } from "./cleanup.ts";
-import type { HeadlessOptions } from "./options.ts";
+import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 
 /** The extension host of a run that has extensions to load. */
@@ -97,13 +107,15 @@ interface ResolvedProvider {
  * provider nor model falls back to another provider that has a key when the
  * default (anthropic) has none; otherwise the default's error stands.
  */
-async function resolveProvider(flags: MainFlags, catalog: Catalog, paths: ZotPaths): Promise<ResolvedProvider> {
-  const resolved = resolveModel({ provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, catalog });
+async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Catalog, paths: ZotPaths): Promise<ResolvedProvider> {
+  const provider = flags.provider ?? config.provider;
+  const model = flags.model ?? config.model;
+  const resolved = resolveModel({ provider, model, baseUrl: flags.baseUrl, catalog });
   try {
     const credential = await resolveApiKey({ provider: resolved.provider, flag: flags.apiKey, authFile: paths.authFile });
     return { resolved, credential };
   } catch (err) {
-    const mayFallBack = err instanceof ProviderError && err.kind === "config" && flags.provider === undefined && flags.model === undefined;
+    const mayFallBack = err instanceof ProviderError && err.kind === "config" && provider === undefined && model === undefined;
     if (!mayFallBack) throw err;
     for (const provider of CREDENTIAL_FALLBACK_PROVIDERS) {
       try {
@@ -117,34 +129,33 @@ async function resolveProvider(flags: MainFlags, catalog: Catalog, paths: ZotPat
   }
 }
 
-/** A directory entry ext/discovery.ts would look into (non-hidden directory or symlink). */
-function hasScopeCandidate(root: string): boolean {
-  try {
-    return readdirSync(root, { withFileTypes: true }).some(
-      (entry) => !entry.name.startsWith(".") && (entry.isDirectory() || entry.isSymbolicLink()),
-    );
-  } catch {
-    return false; // discovery treats an unreadable scope directory as empty too
-  }
-}
-
-/** Whether extension discovery could find anything (conservative: may say yes for nothing). */
-function mayHaveExtensions(flags: MainFlags, cwd: string, paths: ZotPaths): boolean {
-  if (flags.ext.length > 0) return true;
-  if (flags.noExt) return false;
-  return hasScopeCandidate(join(cwd, ".zot", "extensions")) || hasScopeCandidate(paths.extensions);
-}
-
 function reportExtensionProblems(manager: ExtensionManager, warn: (text: string) => void): void {
   for (const error of manager.discovery?.manifestErrors ?? []) warn(`zot: warning: ${error.message}\n`);
   for (const error of manager.loadErrors) warn(`zot: warning: ${error.message}\n`);
 }
 
-function toolRegistry(options: HeadlessOptions, manager: ExtensionManager | undefined): ToolRegistry {
+async function toolRegistry(options: HeadlessOptions, manager: ExtensionManager | undefined, skills: readonly Skill[]): Promise<ToolRegistry> {
   const registry = new ToolRegistry(builtinTools({ only: options.tools.only, none: options.tools.none }));
+  // Like the original, the skill tool joins even with --no-tools / --tools when there are skills.
+  if (skills.length > 0) registry.register((await import("../skills/index.ts")).createSkillTool(skills));
   // The registry refuses names taken by (or reserved for) built-ins; the manager already logged conflicts.
   for (const tool of manager?.tools({ allowInteractive: false }) ?? []) registry.register(tool);
   return registry;
+}
+
+/** Skills from the built-ins, extension manifests and (--with-skills) user directories; [] with --no-skill. */
+async function discoverRunSkills(flags: MainFlags, cwd: string, paths: ZotPaths, manager: Promise<ExtensionManager> | undefined, warn: (text: string) => void): Promise<Skill[]> {
+  if (flags.noSkill) return [];
+  const { discoverSkills, extensionSkillSources } = await import("../skills/index.ts");
+  const report = manager === undefined ? undefined : await (await manager).discover();
+  const found = await discoverSkills({
+    cwd,
+    paths,
+    withUserSkills: flags.withSkills,
+    extensionSkillSources: report === undefined ? [] : extensionSkillSources([...report.load, ...report.bundles]),
+  });
+  for (const warning of found.warnings) warn(`zot: warning: ${warning}\n`);
+  return found.skills;
 }
 
 interface ExtensionStart {
@@ -169,19 +180,33 @@ async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
   });
 }
 
+/** config.json's reasoning, when no flag gave one; an invalid value is a warning, not an error. */
+function configReasoning(config: ZotConfig, warn: (text: string) => void): HeadlessOptions["reasoning"] {
+  try {
+    return parseReasoning(config.reasoning);
+  } catch {
+    warn(`zot: warning: config.json: reasoning must be low|medium|high, got "${config.reasoning}"; ignored\n`);
+    return undefined;
+  }
+}
+
 export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup): Promise<HeadlessRuntime> {
   const { flags, options, warn } = input;
   const cwd = resolveWorkingDirectory(flags.cwd);
   const paths = zotPaths();
+  const { config, warning: configWarning } = loadConfig(paths.configFile);
+  if (configWarning !== undefined) warn(`zot: warning: ${configWarning}\n`);
   const catalog = await loadCatalog(paths.modelsFile);
   for (const warning of catalog.warnings) warn(`zot: warning: ${warning}\n`);
-  const { resolved, credential } = await resolveProvider(flags, catalog, paths);
+  const { resolved, credential } = await resolveProvider(flags, config, catalog, paths);
+  const reasoning = options.reasoning ?? configReasoning(config, warn);
+  const autoCompact = options.autoCompact ?? config.auto_compact;
   // Connection setup (DNS, TCP, TLS) overlaps the rest of the setup.
   preconnect(resolved.baseUrl);
 
   let managerCreated: Promise<ExtensionManager> | undefined;
   let extensionsStarted: Promise<void> = Promise.resolve();
-  if (mayHaveExtensions(flags, cwd, paths)) {
+  if (mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
     const created = createManager({ flags, cwd, paths, resolved, warn });
     const started = created.then((manager) => manager.start());
     managerCreated = created;
@@ -193,14 +218,18 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
   }
 
-  const systemPrompt = buildSystemPrompt({
-    cwd,
-    date: new Date(),
-    override: flags.systemPrompt,
-    systemFile: paths.systemPromptFile,
-    appends: flags.appendSystemPrompt,
-    contextFiles: true,
-    onWarning: (message) => warn(`zot: warning: ${message}\n`),
+  const skillsFound = discoverRunSkills(flags, cwd, paths, managerCreated, warn);
+  const systemPrompt = skillsFound.then(async (skills) => {
+    const addendum = skills.length > 0 ? (await import("../skills/index.ts")).skillsPromptAddendum(skills) : "";
+    return buildSystemPrompt({
+      cwd,
+      date: new Date(),
+      override: flags.systemPrompt,
+      systemFile: paths.systemPromptFile,
+      appends: [...flags.appendSystemPrompt, addendum],
+      contextFiles: true,
+      onWarning: (message) => warn(`zot: warning: ${message}\n`),
+    });
   });
   const session = await openHeadlessSession({
     choice: options.session,
@@ -233,14 +262,20 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   }
   const bridge = extensions?.bridge;
 
+  const tools = await toolRegistry(options, manager, await skillsFound);
+  if (manager !== undefined) {
+    manager.toolListeners.add((tool) => tools.register(manager.toolFor(tool, { allowInteractive: false })));
+    manager.closeListeners.add((extension) => tools.unregisterExtension(extension));
+  }
   const agent = AgentSession.create({
     client: createClient({ provider: resolved.provider, model: resolved.model, apiKey: credential.apiKey, baseUrl: resolved.baseUrl }),
     model: resolved.model,
     system,
-    tools: toolRegistry(options, manager),
+    tools,
     cwd,
     maxSteps: options.maxSteps,
-    reasoning: options.reasoning,
+    reasoning,
+    autoCompact: autoCompact === false ? false : { threshold: autoCompact },
     hooks: bridge?.hooks ?? NO_HOOKS,
     jailRoot: flags.jail ? cwd : undefined,
     allowInteractive: false,

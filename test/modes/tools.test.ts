@@ -41,7 +41,7 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("built-in tools over %s
 
     const requests = env.server.requests;
     expect(requests).toHaveLength(5);
-    expect(requestToolNames(requests[0]).sort()).toEqual(["bash", "edit", "read", "write"]);
+    expect(requestToolNames(requests[0]).sort()).toEqual(["bash", "edit", "read", "skill", "write"]);
     const write = toolResultsSent(requests[1]).get("call_w");
     const read = toolResultsSent(requests[2]).get("call_r");
     const edit = toolResultsSent(requests[3]).get("call_e");
@@ -64,12 +64,14 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("built-in tools over %s
   });
 });
 
-test("--tools and --no-tools limit what the model is offered; --jail keeps file tools in the cwd", async () => {
-  env.server.enqueue({ type: "text", text: "ok" }, { type: "text", text: "ok" });
+test("--tools and --no-tools limit the built-ins (the skill tool stays unless --no-skill); --jail keeps file tools in the cwd", async () => {
+  env.server.enqueue({ type: "text", text: "ok" }, { type: "text", text: "ok" }, { type: "text", text: "ok" });
   expect((await env.run(["-p", "hi", "--tools", "read,bash", ...env.providerArgs()])).code).toBe(0);
   expect((await env.run(["-p", "hi", "--no-tools", ...env.providerArgs()])).code).toBe(0);
-  expect(requestToolNames(env.server.requests[0]).sort()).toEqual(["bash", "read"]);
-  expect(requestToolNames(env.server.requests[1])).toEqual([]);
+  expect((await env.run(["-p", "hi", "--no-tools", "--no-skill", ...env.providerArgs()])).code).toBe(0);
+  expect(requestToolNames(env.server.requests[0]).sort()).toEqual(["bash", "read", "skill"]);
+  expect(requestToolNames(env.server.requests[1])).toEqual(["skill"]);
+  expect(requestToolNames(env.server.requests[2])).toEqual([]);
 
   env.server.enqueue(
     { type: "tool_calls", calls: [{ id: "call_out", name: "write", arguments: { path: join(env.base, "outside.txt"), content: "x" } }] },
@@ -78,7 +80,7 @@ test("--tools and --no-tools limit what the model is offered; --jail keeps file 
   const jailed = await env.run(["-p", "escape", "--jail", ...env.providerArgs()]);
   expect(jailed.code).toBe(0);
   expect(existsSync(join(env.base, "outside.txt"))).toBe(false);
-  expect(toolResultsSent(env.server.requests[3]).get("call_out")).toContain("outside sandbox root");
+  expect(toolResultsSent(env.server.requests[4]).get("call_out")).toContain("outside sandbox root");
 });
 
 test("an extension tool (py-hello weather) answers a tool call mid-turn", async () => {
