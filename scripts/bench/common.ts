@@ -2,7 +2,9 @@
  * Shared helpers for the benchmark scripts (not a benchmark itself).
  *
  * Contract: pure helpers — statistics (nearest-rank percentiles), number
- * formatting, a fixed-width table printer, temp dirs (deleted at exit), and `report(rows)`,
+ * formatting, a fixed-width table printer, temp dirs (deleted at exit), the
+ * raw-pipe floor client's plumbing (`spawnRawFixture`: spawn a fixture
+ * extension, answer its hello, hand over its other stdout frames), and `report(rows)`,
  * which prints nothing itself but, when the env var ZOT_BENCH_SUMMARY names a
  * file, appends the rows as JSON lines to it so `index.ts` can print one
  * summary table after running every script. Benchmarks print figures and
@@ -90,4 +92,58 @@ export function printTable(rows: readonly (readonly string[])[], left = 1): void
 export function machineLine(): string {
   const cpus = navigator.hardwareConcurrency;
   return `bun ${Bun.version}, ${process.platform}/${process.arch}, ${cpus} logical CPU${cpus === 1 ? "" : "s"}`;
+}
+
+/** A stdout frame of a fixture extension, as the raw floor clients read it. */
+export interface FixtureFrame {
+  readonly type: string;
+  readonly id?: string;
+  readonly message?: string;
+}
+
+export interface RawFixtureOptions {
+  /** Working directory of the process (default: this process's). */
+  readonly cwd?: string;
+  /** The cwd the hello_ack announces. */
+  readonly ackCwd: string;
+  readonly stderr: "inherit" | "ignore";
+  /** The child's environment (default: Bun.spawn's). */
+  readonly env?: Record<string, string | undefined>;
+}
+
+/**
+ * The floor's extension process: `command` spawned over raw pipes (no
+ * manager, connection or queue). Its stdout is split on LF and JSON.parsed;
+ * `hello` is answered at once with a hello_ack naming `ackCwd`, every other
+ * frame goes to `onFrame`.
+ */
+export function spawnRawFixture(
+  command: readonly string[],
+  options: RawFixtureOptions,
+  onFrame: (frame: FixtureFrame) => void,
+): Bun.Subprocess<"pipe", "pipe", "inherit" | "ignore"> {
+  const proc = Bun.spawn([...command], {
+    cwd: options.cwd,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: options.stderr,
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const helloAck = `${JSON.stringify({ type: "hello_ack", protocol_version: 1, cwd: options.ackCwd, capabilities: [] })}\n`;
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of proc.stdout) {
+      buffered += decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n", start)) {
+        const frame = JSON.parse(buffered.slice(start, nl)) as FixtureFrame;
+        start = nl + 1;
+        if (frame.type === "hello") void proc.stdin.write(helloAck);
+        else onFrame(frame);
+      }
+      buffered = buffered.slice(start);
+    }
+  })();
+  return proc;
 }

@@ -27,7 +27,7 @@ import type { OutboundFrame } from "../../src/ext/frames.ts";
 import { headlessExtensionUI } from "../../src/ext/host.ts";
 import { type LifecycleContext, emitLifecycle } from "../../src/ext/lifecycle.ts";
 import { ExtensionManager } from "../../src/ext/manager.ts";
-import { type SummaryRow, BENCH_DIR, BUN_DIR, fmt, machineLine, median, prependPath, printTable, ratioText, report, tempDir } from "./common.ts";
+import { type SummaryRow, BENCH_DIR, BUN_DIR, fmt, machineLine, median, prependPath, printTable, ratioText, report, spawnRawFixture, tempDir } from "./common.ts";
 
 const N = Number(process.argv[2] ?? 200_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -92,26 +92,13 @@ async function hostRound(): Promise<Round> {
 
 /** The floor: the sink over a raw pipe, no manager/connection/queue/serialisation in the clock. */
 async function rawSink(): Promise<{ round: (linesPerWrite: number) => Promise<Round>; stop: () => Promise<void> }> {
-  const proc = Bun.spawn(["bun", "index.ts"], { cwd: FIXTURE, stdin: "pipe", stdout: "pipe", stderr: "ignore", env: process.env });
   let ready: () => void = () => {};
   const isReady = new Promise<void>((resolve) => (ready = resolve));
   let reportedRaw: (() => void) | undefined;
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffered = "";
-    for await (const chunk of proc.stdout) {
-      buffered += decoder.decode(chunk, { stream: true });
-      let start = 0;
-      for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n", start)) {
-        const frame = JSON.parse(buffered.slice(start, nl)) as { type: string; message?: string };
-        start = nl + 1;
-        if (frame.type === "hello") void proc.stdin.write(`${JSON.stringify({ type: "hello_ack", protocol_version: 1, cwd: FIXTURE, capabilities: [] })}\n`);
-        else if (frame.type === "ready") ready();
-        else if (frame.type === "notify" && frame.message === `received ${N}`) reportedRaw?.();
-      }
-      buffered = buffered.slice(start);
-    }
-  })();
+  const proc = spawnRawFixture(["bun", "index.ts"], { cwd: FIXTURE, ackCwd: FIXTURE, stderr: "ignore", env: process.env }, (frame) => {
+    if (frame.type === "ready") ready();
+    else if (frame.type === "notify" && frame.message === `received ${N}`) reportedRaw?.();
+  });
   await isReady;
   let sequence = 0;
   const round = async (linesPerWrite: number): Promise<Round> => {

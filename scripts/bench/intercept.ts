@@ -29,7 +29,7 @@ import { headlessExtensionUI } from "../../src/ext/host.ts";
 import { ExtensionManager } from "../../src/ext/manager.ts";
 import type { ContentBlock, ModelInfo, ProviderClient, StreamEvent, StreamRequest, StreamResult, ToolSpec } from "../../src/providers/types.ts";
 import { type Tool, textOutcome } from "../../src/tools/types.ts";
-import { type SummaryRow, BENCH_DIR, BUN_DIR, fmt, machineLine, median, percentile, prependPath, printTable, report, tempDir } from "./common.ts";
+import { type SummaryRow, BENCH_DIR, BUN_DIR, fmt, machineLine, median, percentile, prependPath, printTable, report, spawnRawFixture, tempDir } from "./common.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 6);
 const STEPS = 25;
@@ -124,23 +124,10 @@ async function sessionRun(manager: ExtensionManager): Promise<number[]> {
 
 /** The floor: one guard over raw pipes; sequential event_intercept → response round trips (µs). */
 async function rawGuard(): Promise<{ run: (calls: number) => Promise<number[]>; stop: () => Promise<void> }> {
-  const proc = Bun.spawn(["bun", GUARD, "bench-guard-raw"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
   let wake: () => void = () => {};
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffered = "";
-    for await (const chunk of proc.stdout) {
-      buffered += decoder.decode(chunk, { stream: true });
-      let start = 0;
-      for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n", start)) {
-        const frame = JSON.parse(buffered.slice(start, nl)) as { type: string };
-        start = nl + 1;
-        if (frame.type === "hello") void proc.stdin.write(`${JSON.stringify({ type: "hello_ack", protocol_version: 1, cwd: "/project", capabilities: [] })}\n`);
-        else if (frame.type === "ready" || frame.type === "event_intercept_response") wake();
-      }
-      buffered = buffered.slice(start);
-    }
-  })();
+  const proc = spawnRawFixture(["bun", GUARD, "bench-guard-raw"], { ackCwd: "/project", stderr: "inherit" }, (frame) => {
+    if (frame.type === "ready" || frame.type === "event_intercept_response") wake();
+  });
   await new Promise<void>((resolve) => (wake = resolve));
   let counter = 0;
   const run = async (calls: number): Promise<number[]> => {

@@ -18,7 +18,7 @@ import { zotPaths } from "../../src/common/home.ts";
 import { headlessExtensionUI } from "../../src/ext/host.ts";
 import { ExtensionManager } from "../../src/ext/manager.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
-import { type SummaryRow, BENCH_DIR, BUN_DIR, fmt, machineLine, percentile, prependPath, printTable, ratioText, report, tempDir } from "./common.ts";
+import { type SummaryRow, BENCH_DIR, BUN_DIR, fmt, machineLine, percentile, prependPath, printTable, ratioText, report, spawnRawFixture, tempDir } from "./common.ts";
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const WARMUP = 1_000;
@@ -56,29 +56,15 @@ async function measure(call: Call, total: number, inFlight: number): Promise<Mea
 
 /** The floor client: the echo extension over raw pipes, no manager/connection/queue. */
 async function rawClient(): Promise<{ call: Call; stop: () => Promise<void> }> {
-  const proc = Bun.spawn(["bun", "index.ts"], { cwd: FIXTURE, stdin: "pipe", stdout: "pipe", stderr: "inherit" });
   const pending = new Map<string, () => void>();
   let ready: () => void = () => {};
   const isReady = new Promise<void>((resolve) => (ready = resolve));
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffered = "";
-    for await (const chunk of proc.stdout) {
-      buffered += decoder.decode(chunk, { stream: true });
-      let start = 0;
-      for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n", start)) {
-        const frame = JSON.parse(buffered.slice(start, nl)) as { type: string; id?: string };
-        start = nl + 1;
-        if (frame.type === "tool_result" && frame.id !== undefined) {
-          pending.get(frame.id)?.();
-          pending.delete(frame.id);
-        } else if (frame.type === "hello") {
-          void proc.stdin.write(`${JSON.stringify({ type: "hello_ack", protocol_version: 1, cwd: FIXTURE, capabilities: [] })}\n`);
-        } else if (frame.type === "ready") ready();
-      }
-      buffered = buffered.slice(start);
-    }
-  })();
+  const proc = spawnRawFixture(["bun", "index.ts"], { cwd: FIXTURE, ackCwd: FIXTURE, stderr: "inherit" }, (frame) => {
+    if (frame.type === "tool_result" && frame.id !== undefined) {
+      pending.get(frame.id)?.();
+      pending.delete(frame.id);
+    } else if (frame.type === "ready") ready();
+  });
   await isReady;
   let counter = 0;
   const call: Call = () =>

@@ -14,7 +14,8 @@
  * → Tool.execute → afterToolResult → tool_result event → transcript.
  */
 import type { Message } from "../providers/types.ts";
-import type { ToolOutcome, ToolStatus } from "../tools/types.ts";
+import type { ToolOutcome } from "../tools/types.ts";
+import type { ToolCallRecord } from "./types.ts";
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -65,17 +66,12 @@ export interface ToolCallDecision {
   readonly args?: Readonly<Record<string, unknown>>;
 }
 
-export interface ToolResultInfo {
-  readonly id: string;
-  readonly name: string;
-  readonly rawArgs: string;
-  readonly origin: ToolCallOrigin;
-  /** Arguments the tool saw (or would have seen); undefined when the argument text was malformed. */
-  readonly effectiveArgs: Readonly<Record<string, unknown>> | undefined;
-  readonly outcome: ToolOutcome;
-  readonly status: ToolStatus;
-  /** Tool.execute was entered. */
-  readonly executed: boolean;
+/**
+ * The call's record as it stands before this hook: `outcome` is still the
+ * tool's own (or the refusal / error that settled it without running), and
+ * `effectiveArgs` is what the tool saw or would have seen.
+ */
+export interface ToolResultInfo extends ToolCallRecord {
   readonly signal: AbortSignal;
 }
 

@@ -165,30 +165,7 @@ async function finish(env: ToolRunEnvironment, prepared: PreparedCall, options: 
     const activate = outcome.activateTools;
     if (activate !== undefined && activate.length > 0) env.tools.activate(activate);
   }
-  const hook = env.hooks.afterToolResult;
-  if (hook !== undefined) {
-    try {
-      const replacement = await hook({
-        id: call.id,
-        name: call.name,
-        rawArgs: call.arguments,
-        origin: options.origin,
-        effectiveArgs: prepared.effectiveArgs,
-        outcome,
-        status,
-        executed,
-        signal: options.signal,
-      });
-      if (replacement !== undefined) {
-        outcome = isToolOutcome(replacement)
-          ? replacement
-          : errorOutcome("tool result hook returned an invalid result", status);
-      }
-    } catch (err) {
-      outcome = errorOutcome(`tool result hook failed: ${errorMessage(err)}`, status);
-    }
-  }
-  const record: ToolCallRecord = {
+  const beforeHook: ToolCallRecord = {
     id: call.id,
     name: call.name,
     rawArgs: call.arguments,
@@ -198,8 +175,25 @@ async function finish(env: ToolRunEnvironment, prepared: PreparedCall, options: 
     status,
     executed,
   };
+  const hook = env.hooks.afterToolResult;
+  const record = hook === undefined ? beforeHook : { ...beforeHook, outcome: await hookedOutcome(hook, beforeHook, options.signal) };
   options.onSettled?.(record);
   return record;
+}
+
+/** Step 6: the hook's replacement outcome, an error outcome when it fails or answers garbage, else the record's own. */
+async function hookedOutcome(
+  hook: NonNullable<AgentHooks["afterToolResult"]>,
+  record: ToolCallRecord,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
+  try {
+    const replacement = await hook({ ...record, signal });
+    if (replacement === undefined) return record.outcome;
+    return isToolOutcome(replacement) ? replacement : errorOutcome("tool result hook returned an invalid result", record.status);
+  } catch (err) {
+    return errorOutcome(`tool result hook failed: ${errorMessage(err)}`, record.status);
+  }
 }
 
 function isConcurrencySafe(env: ToolRunEnvironment, name: string): boolean {

@@ -31,11 +31,12 @@ export interface ToolCallRecord {
   readonly name: string;
   readonly rawArgs: string;
   readonly origin: ToolCallOrigin;
-  /** Arguments the tool saw (after hook rewrites); undefined when malformed. */
+  /** Arguments the tool saw or would have seen (after hook rewrites); undefined when the argument text was malformed. */
   readonly effectiveArgs: Readonly<Record<string, unknown>> | undefined;
   /** The model-facing outcome (after afterToolResult). */
   readonly outcome: ToolOutcome;
   readonly status: ToolStatus;
+  /** Tool.execute was entered. */
   readonly executed: boolean;
 }
 

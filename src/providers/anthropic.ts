@@ -12,12 +12,12 @@ import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
 import {
   argumentsObject,
-  eventType,
+  endToolCall,
   joinUrl,
-  parseEventJson,
   runStream,
-  validateEvent,
+  taggedEventDecoder,
   withoutOrphanToolResults,
+  type ClientOptions,
   type StreamDecoder,
 } from "./shared.ts";
 import {
@@ -37,12 +37,7 @@ export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_VERSION = "2023-06-01";
 export const THINKING_BUDGETS: Readonly<Record<ReasoningLevel, number>> = { low: 2048, medium: 8192, high: 16384 };
 
-export interface AnthropicClientOptions {
-  readonly apiKey: string;
-  readonly baseUrl?: string;
-  readonly stallTimeoutMs?: number;
-  readonly retryDelaysMs?: readonly number[];
-}
+export type AnthropicClientOptions = ClientOptions;
 
 type JsonObject = Record<string, unknown>;
 const EPHEMERAL = { type: "ephemeral" } as const;
@@ -152,19 +147,12 @@ const EventSchema = v.variant("type", [
     error: v.optional(v.looseObject({ type: v.optional(v.string()), message: v.optional(v.string()) })),
   }),
 ]);
-const KNOWN_EVENTS: ReadonlySet<string> = new Set([
-  "message_start",
-  "content_block_start",
-  "content_block_delta",
-  "content_block_stop",
-  "message_delta",
-  "message_stop",
-  "error",
-]);
+/** Events the schema lists, validated; undefined for ping and future kinds. */
+const decodeEvent = taggedEventDecoder("anthropic", EventSchema);
 
 type BlockState =
   | { kind: "text"; text: string }
-  | { kind: "tool"; id: string; name: string; args: string; open: boolean }
+  | { kind: "tool"; id: string; name: string; args: string; ended: boolean }
   | { kind: "thinking"; thinking: string; signature: string }
   | { kind: "redacted"; data: string };
 
@@ -193,10 +181,8 @@ class AnthropicDecoder implements StreamDecoder {
   }
 
   handle(event: SseEvent): boolean {
-    const json = parseEventJson("anthropic", event);
-    const type = eventType(json);
-    if (type === undefined || !KNOWN_EVENTS.has(type)) return false; // ping and future kinds
-    const data = validateEvent("anthropic", event, EventSchema, json);
+    const data = decodeEvent(event);
+    if (data === undefined) return false; // ping and future kinds
     switch (data.type) {
       case "message_start":
         this.assignUsage(data.message.usage, true);
@@ -209,10 +195,7 @@ class AnthropicDecoder implements StreamDecoder {
         return false;
       case "content_block_stop": {
         const block = this.blocks.get(data.index);
-        if (block?.kind === "tool" && block.open) {
-          block.open = false;
-          this.emit({ type: "tool_use_end", id: block.id });
-        }
+        if (block?.kind === "tool") endToolCall(block, this.emit);
         return false;
       }
       case "message_delta":
@@ -238,7 +221,7 @@ class AnthropicDecoder implements StreamDecoder {
         if (start.id === undefined || start.name === undefined) {
           throw new ProviderError("malformed", "anthropic: tool_use block without id or name");
         }
-        this.blocks.set(index, { kind: "tool", id: start.id, name: start.name, args: "", open: true });
+        this.blocks.set(index, { kind: "tool", id: start.id, name: start.name, args: "", ended: false });
         this.emit({ type: "tool_use_start", id: start.id, name: start.name });
         return;
       }
@@ -271,12 +254,7 @@ class AnthropicDecoder implements StreamDecoder {
   }
 
   closeOpen(): void {
-    for (const block of this.blocks.values()) {
-      if (block.kind === "tool" && block.open) {
-        block.open = false;
-        this.emit({ type: "tool_use_end", id: block.id });
-      }
-    }
+    for (const block of this.blocks.values()) if (block.kind === "tool") endToolCall(block, this.emit);
   }
 
   content(): ContentBlock[] {

@@ -7,6 +7,7 @@
  * first stream call.
  */
 import { DEFAULT_MODEL_IDS, findModel, syntheticModel, type Catalog } from "./catalog.ts";
+import type { ClientOptions } from "./shared.ts";
 import { ProviderError, type ModelInfo, type ProviderClient, type ProviderName, type StreamEvent, type StreamRequest, type StreamResult } from "./types.ts";
 
 export * from "./types.ts";
@@ -81,17 +82,10 @@ export function resolveModel(input: ResolveModelInput): ResolvedModel {
   return { provider, model, baseUrl };
 }
 
-export interface CreateClientOptions {
+export interface CreateClientOptions extends ClientOptions {
   readonly provider: ProviderName;
   /** Informational; each request names its own model (OpenAI picks chat or responses from it). */
   readonly model?: ModelInfo;
-  /** Empty for Ollama. */
-  readonly apiKey: string;
-  readonly baseUrl?: string;
-  /** Longest gap between bytes before a stream counts as stalled (default: env or 120 s). */
-  readonly stallTimeoutMs?: number;
-  /** Delays of the silent retries before a stream starts (default 250 ms, 750 ms). */
-  readonly retryDelaysMs?: readonly number[];
 }
 
 const PROXY_ENV_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"] as const;

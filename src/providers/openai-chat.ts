@@ -11,7 +11,7 @@
  */
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
-import { dataUrl, openAiUrl, parseEventJson, runStream, validateEvent, withoutOrphanToolResults, type StreamDecoder } from "./shared.ts";
+import { dataUrl, endToolCall, openAiUrl, openAiUsage, parseEventJson, runStream, validateEvent, withoutOrphanToolResults, type ClientOptions, type StreamDecoder } from "./shared.ts";
 import {
   ProviderError,
   emptyUsage,
@@ -28,12 +28,7 @@ import {
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com";
 
-export interface OpenAiClientOptions {
-  /** Empty for servers that need no key (Ollama). */
-  readonly apiKey: string;
-  readonly baseUrl?: string;
-  readonly stallTimeoutMs?: number;
-  readonly retryDelaysMs?: readonly number[];
+export interface OpenAiClientOptions extends ClientOptions {
   /** The client's name; "ollama" for local servers. */
   readonly name?: ProviderName;
 }
@@ -200,10 +195,8 @@ class ChatDecoder implements StreamDecoder {
       }
     }
     if (chunk.usage) {
-      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-      this.tokens.input_tokens = Math.max(0, (chunk.usage.prompt_tokens ?? 0) - cached);
-      this.tokens.output_tokens = chunk.usage.completion_tokens ?? 0;
-      this.tokens.cache_read_tokens = cached;
+      const { prompt_tokens, completion_tokens, prompt_tokens_details } = chunk.usage;
+      Object.assign(this.tokens, openAiUsage(prompt_tokens, completion_tokens, prompt_tokens_details?.cached_tokens));
     }
     return false;
   }
@@ -237,12 +230,7 @@ class ChatDecoder implements StreamDecoder {
   }
 
   closeOpen(): void {
-    for (const tool of this.toolsByIndex.values()) {
-      if (tool.announced && !tool.ended) {
-        tool.ended = true;
-        this.emit({ type: "tool_use_end", id: tool.id });
-      }
-    }
+    for (const tool of this.toolsByIndex.values()) if (tool.announced) endToolCall(tool, this.emit);
   }
 
   content(): ContentBlock[] {

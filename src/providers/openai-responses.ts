@@ -12,7 +12,7 @@
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAiClientOptions } from "./openai-chat.ts";
-import { dataUrl, eventType, openAiUrl, parseEventJson, runStream, validateEvent, withoutOrphanToolResults, type StreamDecoder } from "./shared.ts";
+import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, taggedEventDecoder, withoutOrphanToolResults, type StreamDecoder } from "./shared.ts";
 import {
   ProviderError,
   emptyUsage,
@@ -122,7 +122,8 @@ const EventSchema = v.variant("type", [
   v.looseObject({ type: v.literal("response.failed"), response: ResponseSchema }),
   v.looseObject({ type: v.literal("error"), code: v.nullish(v.string()), message: v.nullish(v.string()) }),
 ]);
-const KNOWN_EVENTS: ReadonlySet<string> = new Set(EventSchema.options.map((option) => option.entries.type.literal));
+/** Events the schema lists, validated; undefined for kinds zot does not use. */
+const decodeEvent = taggedEventDecoder("openai", EventSchema);
 
 type OutputItem =
   | { kind: "message"; text: string }
@@ -138,10 +139,8 @@ class ResponsesDecoder implements StreamDecoder {
   constructor(private readonly emit: (event: StreamEvent) => void) {}
 
   handle(event: SseEvent): boolean {
-    const json = parseEventJson("openai", event);
-    const type = eventType(json);
-    if (type === undefined || !KNOWN_EVENTS.has(type)) return false;
-    const data = validateEvent("openai", event, EventSchema, json);
+    const data = decodeEvent(event);
+    if (data === undefined) return false;
     switch (data.type) {
       case "response.output_item.added":
         this.addItem(data.output_index, data.item);
@@ -205,10 +204,7 @@ class ResponsesDecoder implements StreamDecoder {
     const current = this.items.get(index);
     if (item.type === "function_call" && current?.kind === "call") {
       if (typeof item.arguments === "string" && item.arguments !== "") current.args = item.arguments;
-      if (!current.ended) {
-        current.ended = true;
-        this.emit({ type: "tool_use_end", id: current.id });
-      }
+      endToolCall(current, this.emit);
     } else if (item.type === "reasoning") {
       const summary = (item.summary ?? []).map((part) => part.text ?? "").join("\n");
       this.items.set(index, {
@@ -224,24 +220,14 @@ class ResponsesDecoder implements StreamDecoder {
 
   private takeResponse(response: v.InferOutput<typeof ResponseSchema>, incomplete: boolean): void {
     const usage = response.usage;
-    if (usage) {
-      const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-      this.tokens.input_tokens = Math.max(0, (usage.input_tokens ?? 0) - cached);
-      this.tokens.output_tokens = usage.output_tokens ?? 0;
-      this.tokens.cache_read_tokens = cached;
-    }
+    if (usage) Object.assign(this.tokens, openAiUsage(usage.input_tokens, usage.output_tokens, usage.input_tokens_details?.cached_tokens));
     const hasCalls = [...this.items.values()].some((item) => item.kind === "call");
     if (incomplete) this.stop = response.incomplete_details?.reason === "max_output_tokens" ? "length" : "end";
     else this.stop = hasCalls ? "tool_use" : "end";
   }
 
   closeOpen(): void {
-    for (const item of this.items.values()) {
-      if (item.kind === "call" && !item.ended) {
-        item.ended = true;
-        this.emit({ type: "tool_use_end", id: item.id });
-      }
-    }
+    for (const item of this.items.values()) if (item.kind === "call") endToolCall(item, this.emit);
   }
 
   content(): ContentBlock[] {

@@ -1,11 +1,15 @@
 /**
- * Pieces every streaming client shares: the request → SSE → decoder loop with
- * its abort / truncation rules (`runStream`), cost from catalog prices, event
- * JSON parsing that fails as ProviderError "malformed", and the transcript
- * clean-up applied before any request is built (orphan tool results dropped).
+ * Pieces every streaming client shares: the connection options every client
+ * takes (`ClientOptions`), the request → SSE → decoder loop with its abort /
+ * truncation rules (`runStream`), cost from catalog prices, event JSON parsing
+ * that fails as ProviderError "malformed" (`taggedEventDecoder` for dialects
+ * whose events carry a `type` tag), the decoder rules the dialects
+ * need (tool_use_end emitted once per call, OpenAI cached-token accounting),
+ * and the transcript clean-up applied before any request is built (orphan
+ * tool results dropped).
  */
 import * as v from "valibot";
-import { postStream } from "./http.ts";
+import { postStream, type PostStreamOptions } from "./http.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 import {
   ProviderError,
@@ -19,6 +23,17 @@ import {
   type StreamResult,
   type Usage,
 } from "./types.ts";
+
+/** What every concrete client is built from (CreateClientOptions adds the provider). */
+export interface ClientOptions {
+  /** Empty for servers that need no key (Ollama). */
+  readonly apiKey: string;
+  readonly baseUrl?: string;
+  /** Longest gap between bytes before a stream counts as stalled (default: env or 120 s). */
+  readonly stallTimeoutMs?: number;
+  /** Delays of the silent retries before a stream starts (default 250 ms, 750 ms). */
+  readonly retryDelaysMs?: readonly number[];
+}
 
 /** USD cost of one call: Σ tokens × price per million. */
 export function computeCost(usage: Usage, model: ModelInfo): number {
@@ -62,6 +77,29 @@ export function validateEvent<TSchema extends v.GenericSchema>(
     "malformed",
     `${label}: unexpected ${event.event} event${path ? ` (field "${path}")` : ""}: ${issue?.message ?? "invalid"}`,
   );
+}
+
+/** A v.variant("type", …) event schema whose options all tag `type` with a literal. */
+type TaggedEventSchema = v.GenericSchema & {
+  readonly options: readonly { readonly entries: { readonly type: { readonly literal: string } } }[];
+};
+
+/**
+ * Decoder for a dialect whose event payloads carry a `type` tag: parses the
+ * JSON, returns undefined for kinds the schema does not list (pings, future
+ * events), and validates the listed ones (a mismatch is "malformed").
+ */
+export function taggedEventDecoder<TSchema extends TaggedEventSchema>(
+  label: string,
+  schema: TSchema,
+): (event: SseEvent) => v.InferOutput<TSchema> | undefined {
+  const known: ReadonlySet<string> = new Set(schema.options.map((option) => option.entries.type.literal));
+  return (event) => {
+    const json = parseEventJson(label, event);
+    const type = eventType(json);
+    if (type === undefined || !known.has(type)) return undefined;
+    return validateEvent(label, event, schema, json);
+  };
 }
 
 /** Tool-call arguments as a JSON object; empty or invalid text becomes {}. */
@@ -110,6 +148,33 @@ export function withoutOrphanToolResults(messages: readonly Message[]): Message[
   return out;
 }
 
+/** A tool call being streamed; `ended` once its tool_use_end went out. */
+export interface StreamingToolCall {
+  readonly id: string;
+  ended: boolean;
+}
+
+/** Ends a streamed tool call: emits tool_use_end the first time only. */
+export function endToolCall(call: StreamingToolCall, emit: (event: StreamEvent) => void): void {
+  if (call.ended) return;
+  call.ended = true;
+  emit({ type: "tool_use_end", id: call.id });
+}
+
+/**
+ * Token counts as both OpenAI dialects report them: the prompt total includes
+ * the cached tokens, so input is the uncached rest and cached tokens are cache
+ * reads (never negative, absent counts are 0).
+ */
+export function openAiUsage(
+  promptTokens: number | null | undefined,
+  outputTokens: number | null | undefined,
+  cachedTokens: number | null | undefined,
+): Pick<Usage, "input_tokens" | "output_tokens" | "cache_read_tokens"> {
+  const cached = cachedTokens ?? 0;
+  return { input_tokens: Math.max(0, (promptTokens ?? 0) - cached), output_tokens: outputTokens ?? 0, cache_read_tokens: cached };
+}
+
 /** Assembles one response from the SSE events of one provider dialect. */
 export interface StreamDecoder {
   /** Consumes one event; true when it was the provider's terminal event. Throws ProviderError. */
@@ -123,16 +188,11 @@ export interface StreamDecoder {
   closeOpen?(): void;
 }
 
-export interface RunStreamOptions {
-  readonly label: string;
+/** The POST itself (its signal is the request's), plus what the decoding loop needs. */
+export interface RunStreamOptions extends Omit<PostStreamOptions, "signal"> {
   /** Name of the terminal event, for the truncation message. */
   readonly terminalName: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
   readonly request: StreamRequest;
-  readonly stallTimeoutMs?: number;
-  readonly retryDelaysMs?: readonly number[];
   readonly decoder: StreamDecoder;
   readonly onEvent: (event: StreamEvent) => void;
 }

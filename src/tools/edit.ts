@@ -10,12 +10,12 @@ import * as v from "valibot";
 import { compactDiff, type Replacement } from "./diff.ts";
 import { writeFileAtomic } from "../common/atomic.ts";
 import { checkToolPath, describeFsError } from "./paths.ts";
-import { guarded, parseToolArgs } from "./shared.ts";
+import { guarded, PATH_PROPERTY, parseToolArgs, PathArg } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
 import { targetMode } from "./write.ts";
 
 const EditArgs = v.object({
-  path: v.pipe(v.string("expected a string"), v.minLength(1, "must not be empty")),
+  path: PathArg,
   edits: v.pipe(
     v.array(
       v.object({
@@ -143,7 +143,7 @@ export function createEditTool(): Tool {
     schema: {
       type: "object",
       properties: {
-        path: { type: "string", description: "File path, absolute or relative to the working directory (~/ allowed)." },
+        path: PATH_PROPERTY,
         edits: {
           type: "array",
           minItems: 1,

@@ -11,7 +11,7 @@ import { extname } from "node:path";
 import * as v from "valibot";
 import { checkToolPath, describeFsError } from "./paths.ts";
 import { scanPage, type TextPage } from "./read-scan.ts";
-import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, parseToolArgs } from "./shared.ts";
+import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, PATH_PROPERTY, parseToolArgs, PathArg } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
 
 const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -27,7 +27,7 @@ const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
 };
 
 const ReadArgs = v.object({
-  path: v.pipe(v.string("expected a string"), v.minLength(1, "must not be empty")),
+  path: PathArg,
   offset: v.nullish(v.pipe(v.number("expected a number"), v.integer("expected an integer"), v.minValue(1, "must be a line number ≥ 1"))),
   limit: v.nullish(v.pipe(v.number("expected a number"), v.integer("expected an integer"), v.minValue(1, "must be ≥ 1"))),
 });
@@ -166,7 +166,7 @@ export function createReadTool(): Tool {
     schema: {
       type: "object",
       properties: {
-        path: { type: "string", description: "File path, absolute or relative to the working directory (~/ allowed)." },
+        path: PATH_PROPERTY,
         offset: { type: "integer", minimum: 1, description: "1-based line number to start reading at (default 1)." },
         limit: { type: "integer", minimum: 1, description: `Maximum number of lines to return (at most ${MAX_OUTPUT_LINES}).` },
       },

@@ -1,8 +1,9 @@
 /**
- * Helpers every built-in tool uses: output limits, valibot argument parsing
- * that turns a bad argument into an error outcome naming the field, and a
- * guard that converts an unexpected throw into an error outcome so a tool's
- * execute() never rejects.
+ * Helpers every built-in tool uses: output limits, the `path` argument the
+ * file tools share (its valibot check and its JSON-schema property), valibot
+ * argument parsing that turns a bad argument into an error outcome naming the
+ * field, and a guard that converts an unexpected throw into an error outcome
+ * so a tool's execute() never rejects.
  */
 import * as v from "valibot";
 import { errorMessage } from "../common/errors.ts";
@@ -13,6 +14,15 @@ import { textOutcome, type ToolContext, type ToolOutcome } from "./types.ts";
 export const MAX_OUTPUT_LINES = 2000;
 /** Most bytes of file or command output one call returns (50 KiB). */
 export const MAX_OUTPUT_BYTES = 51_200;
+
+/** The file tools' `path` argument: a non-empty string. */
+export const PathArg = v.pipe(v.string("expected a string"), v.minLength(1, "must not be empty"));
+
+/** How the file tools advertise `path` to the model. */
+export const PATH_PROPERTY = {
+  type: "string",
+  description: "File path, absolute or relative to the working directory (~/ allowed).",
+} as const;
 
 export type ParsedArgs<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly outcome: ToolOutcome };
 

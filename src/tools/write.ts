@@ -9,11 +9,11 @@ import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";
 import { systemErrorCode } from "../common/errors.ts";
 import { checkToolPath, describeFsError } from "./paths.ts";
-import { countLines, guarded, parseToolArgs } from "./shared.ts";
+import { countLines, guarded, PATH_PROPERTY, parseToolArgs, PathArg } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
 
 const WriteArgs = v.object({
-  path: v.pipe(v.string("expected a string"), v.minLength(1, "must not be empty")),
+  path: PathArg,
   content: v.string("expected a string"),
 });
 
@@ -63,7 +63,7 @@ export function createWriteTool(): Tool {
     schema: {
       type: "object",
       properties: {
-        path: { type: "string", description: "File path, absolute or relative to the working directory (~/ allowed)." },
+        path: PATH_PROPERTY,
         content: { type: "string", description: "The complete new content of the file." },
       },
       required: ["path", "content"],

@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createClient } from "../../src/providers/index.ts";
 import { ProviderError, type Message } from "../../src/providers/types.ts";
-import { startModelServer, type ModelServer } from "../support/model-server.ts";
-import { recorder, rejection, request, testModel, userText } from "./helpers.ts";
+import { recorder, rejection, request, testModel, useModelServer, userText } from "./helpers.ts";
 
-let server: ModelServer;
-beforeAll(() => {
-  server = startModelServer();
-});
-afterAll(() => server.stop());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useModelServer();
 
 const model = testModel();
-const client = () => createClient({ provider: "anthropic", apiKey: "sk-test", baseUrl: server.anthropicBaseUrl, retryDelaysMs: [1, 1] });
+const client = () => createClient({ provider: "anthropic", apiKey: "sk-test", baseUrl: server().anthropicBaseUrl, retryDelaysMs: [1, 1] });
 
 type WireBody = { model: string; max_tokens: number; thinking?: unknown; system?: unknown; tools?: { cache_control?: unknown }[]; messages: { role: string; content: Record<string, unknown>[] }[] };
-const lastBody = () => server.requests[server.requests.length - 1]?.body as WireBody;
+const lastBody = () => server().requests.at(-1)?.body as WireBody;
 
 describe("anthropic client", () => {
   test("streams text, assembles the message, and prices the usage", async () => {
-    server.enqueue({ type: "text", text: "Hello there, world!", chunks: 4, usage: { input: 1000, output: 200, cacheRead: 3000, cacheWrite: 400 } });
+    server().enqueue({ type: "text", text: "Hello there, world!", chunks: 4, usage: { input: 1000, output: 200, cacheRead: 3000, cacheWrite: 400 } });
     const events = recorder();
     const result = await client().stream(request(model, [userText("hi")]), events.onEvent);
     expect(result.stop).toBe("end");
@@ -38,9 +30,9 @@ describe("anthropic client", () => {
   });
 
   test("sends the documented headers, cache breakpoints and body shape", async () => {
-    server.enqueue({ type: "text", text: "ok" });
+    server().enqueue({ type: "text", text: "ok" });
     await client().stream(request(model, [userText("first"), { role: "assistant", content: [{ type: "text", text: "sure" }], time: "t" }, userText("second")]), () => {});
-    const recorded = server.requests[0];
+    const recorded = server().requests[0];
     expect(recorded?.path).toBe("/v1/messages");
     expect(recorded?.headers["x-api-key"]).toBe("sk-test");
     expect(recorded?.headers["anthropic-version"]).toBe("2023-06-01");
@@ -55,7 +47,7 @@ describe("anthropic client", () => {
   });
 
   test("several tool calls stream their arguments in pieces; results go in their own user message", async () => {
-    server.enqueue({
+    server().enqueue({
       type: "tool_calls",
       text: "Let me look.",
       calls: [
@@ -79,7 +71,7 @@ describe("anthropic client", () => {
     const args = events.events.flatMap((event) => (event.type === "tool_use_args" && event.id === "toolu_2" ? [event.delta] : [])).join("");
     expect(args).toBe('{"command":"ls -la"}');
 
-    server.enqueue({ type: "text", text: "done" });
+    server().enqueue({ type: "text", text: "done" });
     const toolMessage: Message = {
       role: "tool",
       content: [
@@ -99,7 +91,7 @@ describe("anthropic client", () => {
   });
 
   test("thinking and redacted_thinking blocks are kept and replayed in the next request", async () => {
-    server.enqueue({
+    server().enqueue({
       type: "thinking",
       thinking: "I should read the file.",
       signature: "sig-abc",
@@ -120,7 +112,7 @@ describe("anthropic client", () => {
       "I should read the file.",
     );
 
-    server.enqueue({ type: "text", text: "done" });
+    server().enqueue({ type: "text", text: "done" });
     const toolMessage: Message = {
       role: "tool",
       content: [{ type: "tool_result", call_id: "toolu_9", content: [{ type: "text", text: "data" }], is_error: false }],
@@ -134,7 +126,7 @@ describe("anthropic client", () => {
   });
 
   test("max_tokens stop maps to length; images are sent as base64 sources", async () => {
-    server.enqueue({ type: "text", text: "cut", stop: "length" });
+    server().enqueue({ type: "text", text: "cut", stop: "length" });
     const withImage: Message = {
       role: "user",
       content: [
@@ -153,18 +145,18 @@ describe("anthropic client", () => {
   });
 
   test("401 becomes one clear line with the status and the provider's message", async () => {
-    server.enqueue({ type: "http_error", status: 401, message: "invalid x-api-key" });
+    server().enqueue({ type: "http_error", status: 401, message: "invalid x-api-key" });
     const err = await rejection(client().stream(request(model, [userText("hi")]), () => {}));
     expect(err).toBeInstanceOf(ProviderError);
     const failure = err as ProviderError;
     expect(failure.kind).toBe("http");
     expect(failure.status).toBe(401);
     expect(failure.message).toBe("anthropic: 401 authentication_error: invalid x-api-key");
-    expect(server.requests.length).toBe(1);
+    expect(server().requests.length).toBe(1);
   });
 
   test("an in-stream error event rejects with kind api", async () => {
-    server.enqueue({ type: "stream_error", errorType: "overloaded_error", message: "Overloaded" });
+    server().enqueue({ type: "stream_error", errorType: "overloaded_error", message: "Overloaded" });
     const err = await rejection(client().stream(request(model, [userText("hi")]), () => {}));
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).kind).toBe("api");

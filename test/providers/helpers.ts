@@ -1,8 +1,31 @@
 /**
- * Test helpers for the providers area: minimal StreamRequests and an event
- * recorder. No network beyond the in-process stand-in model server.
+ * Test helpers for the providers area: the per-file stand-in model server
+ * (`useModelServer`), minimal StreamRequests and an event recorder. No network
+ * beyond the in-process stand-in model server.
  */
+import { afterAll, beforeAll, beforeEach } from "bun:test";
+import { startModelServer, type ModelServer } from "../support/model-server.ts";
 import type { Message, ModelInfo, StreamEvent, StreamRequest, ToolSpec } from "../../src/providers/types.ts";
+
+/**
+ * Registers this file's stand-in model server: started before the first test,
+ * request log cleared before each test, stopped after the last. Returns the
+ * running server (throws when called outside the tests' lifetime).
+ */
+export function useModelServer(): () => ModelServer {
+  let server: ModelServer | undefined;
+  beforeAll(() => {
+    server = startModelServer();
+  });
+  afterAll(() => server?.stop());
+  beforeEach(() => {
+    if (server) server.requests.length = 0;
+  });
+  return () => {
+    if (server === undefined) throw new Error("the model server runs only while this file's tests run");
+    return server;
+  };
+}
 
 export function testModel(overrides: Partial<ModelInfo> = {}): ModelInfo {
   return {

@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createClient } from "../../src/providers/index.ts";
 import type { Message } from "../../src/providers/types.ts";
-import { startModelServer, type ModelServer } from "../support/model-server.ts";
-import { recorder, request, testModel, userText } from "./helpers.ts";
+import { recorder, request, testModel, useModelServer, userText } from "./helpers.ts";
 
-let server: ModelServer;
-beforeAll(() => {
-  server = startModelServer();
-});
-afterAll(() => server.stop());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useModelServer();
 
 const gpt4o = testModel({ provider: "openai", id: "gpt-4o", reasoning: false, priceInput: 2.5, priceOutput: 10, priceCacheRead: 1.25, priceCacheWrite: 0 });
 const gpt5 = testModel({ provider: "openai", id: "gpt-5", reasoning: true, priceInput: 1.25, priceOutput: 10, priceCacheRead: 0.125, priceCacheWrite: 0 });
 const codex = testModel({ provider: "openai", id: "gpt-5-codex", reasoning: true, api: "responses", priceInput: 1.25, priceOutput: 10, priceCacheRead: 0.125, priceCacheWrite: 0 });
-const openai = (baseUrl = server.openaiBaseUrl) => createClient({ provider: "openai", apiKey: "sk-openai", baseUrl, retryDelaysMs: [1, 1] });
+const openai = (baseUrl = server().openaiBaseUrl) => createClient({ provider: "openai", apiKey: "sk-openai", baseUrl, retryDelaysMs: [1, 1] });
 
 type ChatBody = Record<string, unknown> & { messages: Record<string, unknown>[] };
-const lastBody = <T = ChatBody>() => server.requests[server.requests.length - 1]?.body as T;
+const lastBody = <T = ChatBody>() => server().requests.at(-1)?.body as T;
 
 describe("openai chat completions", () => {
   test("streams text; usage splits cached prompt tokens into cache reads and prices them", async () => {
-    server.enqueue({ type: "text", text: "Hi from GPT", chunks: 3, usage: { input: 700, output: 50, cacheRead: 300 } });
+    server().enqueue({ type: "text", text: "Hi from GPT", chunks: 3, usage: { input: 700, output: 50, cacheRead: 300 } });
     const events = recorder();
     const result = await openai().stream(request(gpt4o, [userText("hello")]), events.onEvent);
     expect(result.stop).toBe("end");
@@ -32,7 +24,7 @@ describe("openai chat completions", () => {
     expect(result.usage).toMatchObject({ input_tokens: 700, output_tokens: 50, cache_read_tokens: 300, cache_write_tokens: 0 });
     expect(result.usage.cost_usd).toBeCloseTo((700 * 2.5 + 50 * 10 + 300 * 1.25) / 1e6, 12);
 
-    const recorded = server.requests[0];
+    const recorded = server().requests[0];
     expect(recorded?.path).toBe("/v1/chat/completions");
     expect(recorded?.headers.authorization).toBe("Bearer sk-openai");
     const body = lastBody();
@@ -46,7 +38,7 @@ describe("openai chat completions", () => {
   });
 
   test("tool calls assemble by index; results become role tool messages; images are data URLs", async () => {
-    server.enqueue({
+    server().enqueue({
       type: "tool_calls",
       calls: [
         { id: "call_a", name: "read", arguments: { path: "README.md" } },
@@ -64,7 +56,7 @@ describe("openai chat completions", () => {
     expect(events.events.filter((event) => event.type === "tool_use_end").map((event) => ("id" in event ? event.id : ""))).toEqual(["call_a", "call_b"]);
     expect(events.events.filter((event) => event.type === "tool_use_args" && event.id === "call_a").length).toBe(4);
 
-    server.enqueue({ type: "text", text: "ok" });
+    server().enqueue({ type: "text", text: "ok" });
     const results: Message = {
       role: "tool",
       content: [
@@ -99,7 +91,7 @@ describe("openai chat completions", () => {
   });
 
   test("reasoning models get max_completion_tokens and reasoning_effort; reasoning_content is kept", async () => {
-    server.enqueue({ type: "thinking", thinking: "step by step", text: "42" });
+    server().enqueue({ type: "thinking", thinking: "step by step", text: "42" });
     const events = recorder();
     const result = await openai().stream(request(gpt5, [userText("q")], { reasoning: "high" }), events.onEvent);
     const body = lastBody();
@@ -114,17 +106,17 @@ describe("openai chat completions", () => {
   });
 
   test("a base URL without /v1 gets /v1/chat/completions; ollama sends no key", async () => {
-    server.enqueue({ type: "text", text: "a" }, { type: "text", text: "b" });
-    await openai(server.url).stream(request(gpt4o, [userText("x")]), () => {});
-    expect(server.requests[0]?.path).toBe("/v1/chat/completions");
-    const ollama = createClient({ provider: "ollama", apiKey: "", baseUrl: server.openaiBaseUrl });
+    server().enqueue({ type: "text", text: "a" }, { type: "text", text: "b" });
+    await openai(server().url).stream(request(gpt4o, [userText("x")]), () => {});
+    expect(server().requests[0]?.path).toBe("/v1/chat/completions");
+    const ollama = createClient({ provider: "ollama", apiKey: "", baseUrl: server().openaiBaseUrl });
     expect(ollama.name).toBe("ollama");
     const local = testModel({ provider: "ollama", id: "llama3", reasoning: false, priceInput: 0, priceOutput: 0, priceCacheRead: 0, priceCacheWrite: 0 });
     const result = await ollama.stream(request(local, [userText("x")]), () => {});
     expect(result.message.content).toEqual([{ type: "text", text: "b" }]);
     expect(result.usage.cost_usd).toBe(0);
-    expect(server.requests[1]?.headers.authorization).toBeUndefined();
-    expect((server.requests[1]?.body as ChatBody).model).toBe("llama3");
+    expect(server().requests[1]?.headers.authorization).toBeUndefined();
+    expect((server().requests[1]?.body as ChatBody).model).toBe("llama3");
   });
 });
 
@@ -132,7 +124,7 @@ describe("openai responses api", () => {
   type ResponsesBody = { store: boolean; include: string[]; instructions: string; reasoning?: unknown; input: Record<string, unknown>[]; tools: Record<string, unknown>[] };
 
   test("streams reasoning, text and function calls; replays encrypted reasoning next time", async () => {
-    server.enqueue({
+    server().enqueue({
       type: "thinking",
       thinking: "plan it",
       signature: "enc-blob",
@@ -142,7 +134,7 @@ describe("openai responses api", () => {
     });
     const events = recorder();
     const first = await openai().stream(request(codex, [userText("start")], { reasoning: "low" }), events.onEvent);
-    expect(server.requests[0]?.path).toBe("/v1/responses");
+    expect(server().requests[0]?.path).toBe("/v1/responses");
     const body = lastBody<ResponsesBody>();
     expect(body.store).toBe(false);
     expect(body.include).toEqual(["reasoning.encrypted_content"]);
@@ -159,7 +151,7 @@ describe("openai responses api", () => {
     expect(events.text()).toBe("Calling a tool.");
     expect(events.events.map((event) => event.type)).toContain("tool_use_end");
 
-    server.enqueue({ type: "text", text: "done" });
+    server().enqueue({ type: "text", text: "done" });
     const results: Message = {
       role: "tool",
       content: [{ type: "tool_result", call_id: "call_r1", content: [{ type: "text", text: "module x" }], is_error: false }],
@@ -177,7 +169,7 @@ describe("openai responses api", () => {
   });
 
   test("response.incomplete for max_output_tokens is stop length; error events reject", async () => {
-    server.enqueue({ type: "text", text: "cut", stop: "length" }, { type: "stream_error", errorType: "server_error", message: "exploded" });
+    server().enqueue({ type: "text", text: "cut", stop: "length" }, { type: "stream_error", errorType: "server_error", message: "exploded" });
     const cut = await openai().stream(request(codex, [userText("x")]), () => {});
     expect(cut.stop).toBe("length");
     const err = await openai().stream(request(codex, [userText("x")]), () => {}).catch((failure: unknown) => failure);

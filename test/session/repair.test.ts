@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import type { ToolResultBlock } from "../../src/providers/types.ts";
+import type { Message, ToolResultBlock } from "../../src/providers/types.ts";
 import { ABORTED_TOOL_RESULT_TEXT, loadSession, SessionWriter } from "../../src/session/index.ts";
 import { assistantCalls, message, newWriter, tempHome, toolResults, userText } from "./helpers.ts";
 
@@ -11,25 +11,39 @@ const stub = (id: string): ToolResultBlock => ({
   is_error: true,
 });
 
+/** A closed session file holding these messages; returns its path. */
+function sessionFile(...messages: Message[]): string {
+  const writer = newWriter(tempHome());
+  for (const msg of messages) writer.appendMessage(msg);
+  writer.close();
+  return writer.path;
+}
+
+/** Reopens a damaged file, appends "two" after its one message, and expects both to load cleanly. */
+function expectCleanAppend(path: string): void {
+  const reopened = SessionWriter.openExisting(path);
+  reopened.appendMessage(userText("two"));
+  reopened.close();
+  const loaded = loadSession(path);
+  expect(loaded.warnings).toEqual([]);
+  expect(loaded.messages).toHaveLength(2);
+}
+
 describe("torn and invalid lines", () => {
   test("a torn last line is dropped, the file truncated, and later appends load", () => {
-    const home = tempHome();
-    const writer = newWriter(home);
-    writer.appendMessage(userText("one"));
-    writer.appendMessage(userText("two"));
-    writer.close();
-    const good = readFileSync(writer.path, "utf8");
-    appendFileSync(writer.path, '{"type":"message","message":{"role":"user","cont');
+    const path = sessionFile(userText("one"), userText("two"));
+    const good = readFileSync(path, "utf8");
+    appendFileSync(path, '{"type":"message","message":{"role":"user","cont');
 
-    const loaded = loadSession(writer.path);
+    const loaded = loadSession(path);
     expect(loaded.messages).toHaveLength(2);
     expect(loaded.warnings).toEqual([{ line: 4, message: "torn last line dropped" }]);
-    expect(readFileSync(writer.path, "utf8")).toBe(good);
+    expect(readFileSync(path, "utf8")).toBe(good);
 
-    const reopened = SessionWriter.openExisting(writer.path);
+    const reopened = SessionWriter.openExisting(path);
     reopened.appendMessage(userText("three"));
     reopened.close();
-    const after = loadSession(writer.path);
+    const after = loadSession(path);
     expect(after.warnings).toEqual([]);
     expect(after.messages.map((m) => m.content[0])).toEqual([
       { type: "text", text: "one" },
@@ -39,59 +53,34 @@ describe("torn and invalid lines", () => {
   });
 
   test("openExisting repairs a torn tail itself before appending", () => {
-    const home = tempHome();
-    const writer = newWriter(home);
-    writer.appendMessage(userText("one"));
-    writer.close();
-    appendFileSync(writer.path, '{"type":"usa');
-    const reopened = SessionWriter.openExisting(writer.path);
-    reopened.appendMessage(userText("two"));
-    reopened.close();
-    const loaded = loadSession(writer.path);
-    expect(loaded.warnings).toEqual([]);
-    expect(loaded.messages).toHaveLength(2);
+    const path = sessionFile(userText("one"));
+    appendFileSync(path, '{"type":"usa');
+    expectCleanAppend(path);
   });
 
   test("a whole last line without its newline gets one, so appends stay separate", () => {
-    const home = tempHome();
-    const writer = newWriter(home);
-    writer.appendMessage(userText("one"));
-    writer.close();
-    writeFileSync(writer.path, readFileSync(writer.path, "utf8").replace(/\n$/, ""));
-    const reopened = SessionWriter.openExisting(writer.path);
-    reopened.appendMessage(userText("two"));
-    reopened.close();
-    const loaded = loadSession(writer.path);
-    expect(loaded.warnings).toEqual([]);
-    expect(loaded.messages).toHaveLength(2);
+    const path = sessionFile(userText("one"));
+    writeFileSync(path, readFileSync(path, "utf8").replace(/\n$/, ""));
+    expectCleanAppend(path);
   });
 
   test("unparseable and invalid middle lines are skipped with warnings and left on disk", () => {
-    const home = tempHome();
-    const writer = newWriter(home);
-    writer.appendMessage(userText("one"));
-    writer.close();
-    appendFileSync(writer.path, "garbage{\n");
-    appendFileSync(writer.path, '{"type":"message","message":{"role":"robot","content":[],"time":""}}\n');
-    appendFileSync(writer.path, '{"type":"message","message":{"role":"user","content":[{"type":"text","text":"ok"},{"type":"hologram"}],"time":""}}\n');
-    const before = readFileSync(writer.path, "utf8");
-    const loaded = loadSession(writer.path);
+    const path = sessionFile(userText("one"));
+    appendFileSync(path, "garbage{\n");
+    appendFileSync(path, '{"type":"message","message":{"role":"robot","content":[],"time":""}}\n');
+    appendFileSync(path, '{"type":"message","message":{"role":"user","content":[{"type":"text","text":"ok"},{"type":"hologram"}],"time":""}}\n');
+    const before = readFileSync(path, "utf8");
+    const loaded = loadSession(path);
     expect(loaded.messages.map((m) => m.content)).toEqual([[{ type: "text", text: "one" }], [{ type: "text", text: "ok" }]]);
     expect(loaded.warnings.map((w) => w.line)).toEqual([3, 4, 5]);
     expect(loaded.messageRowCount).toBe(3);
     expect(loaded.messageRows).toEqual([0, 2]);
-    expect(readFileSync(writer.path, "utf8")).toBe(before);
+    expect(readFileSync(path, "utf8")).toBe(before);
   });
 });
 
 describe("tool call pairing", () => {
-  function load(...messages: ReturnType<typeof userText>[]) {
-    const home = tempHome();
-    const writer = newWriter(home);
-    for (const msg of messages) writer.appendMessage(msg);
-    writer.close();
-    return loadSession(writer.path);
-  }
+  const load = (...messages: Message[]) => loadSession(sessionFile(...messages));
 
   test("missing results are merged into the following tool message", () => {
     const loaded = load(userText("go"), assistantCalls("a", "b", "c"), toolResults("b"), userText("next"));
