@@ -4,8 +4,11 @@
  * once the whole line is in hand (so multi-byte characters split across
  * chunks survive), with one trailing CR stripped. Only LF (0x0A) ends a line:
  * U+2028/U+2029 are ordinary characters. A line longer than `maxLineBytes`
- * (excluding the LF) is an overflow: the reader reports it once and stops, so
- * memory stays bounded by the limit plus one chunk.
+ * (excluding the LF) is an overflow, reported through the sink; then, by
+ * default, the reader stops (an extension that sent it is disconnected), or
+ * with `afterOverflow: "skip-line"` it discards the rest of that line and
+ * carries on with the next (the RPC stdin). Memory stays bounded by the limit
+ * plus one chunk either way.
  */
 
 export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
@@ -15,9 +18,11 @@ const CR = 0x0d;
 
 export interface LineSink {
   line(text: string): void;
-  /** The pending line passed the limit; no further lines are emitted. */
+  /** The pending line passed the limit (bytes seen so far). */
   overflow(pendingBytes: number): void;
 }
+
+export type AfterOverflow = "stop" | "skip-line";
 
 export class LineReader {
   private readonly decoder = new TextDecoder("utf-8");
@@ -25,10 +30,13 @@ export class LineReader {
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private failed = false;
+  /** Inside an over-long line being skipped: drop bytes up to the next LF. */
+  private skipping = false;
 
   constructor(
     private readonly sink: LineSink,
     private readonly maxLineBytes: number = MAX_FRAME_BYTES,
+    private readonly afterOverflow: AfterOverflow = "stop",
   ) {}
 
   get overflowed(): boolean {
@@ -46,16 +54,23 @@ export class LineReader {
     const length = chunk.length;
     while (start < length) {
       const newline = chunk.indexOf(LF, start);
+      if (this.skipping) {
+        if (newline === -1) return;
+        this.skipping = false;
+        start = newline + 1;
+        continue;
+      }
       if (newline === -1) {
         this.hold(chunk, start, length);
         return;
       }
       if (this.pendingBytes + (newline - start) > this.maxLineBytes) {
-        this.fail(this.pendingBytes + (newline - start));
-        return;
+        this.fail(this.pendingBytes + (newline - start), false);
+        if (this.failed) return;
+      } else {
+        this.emit(chunk, start, newline);
+        if (this.failed) return;
       }
-      this.emit(chunk, start, newline);
-      if (this.failed) return;
       start = newline + 1;
     }
   }
@@ -66,7 +81,7 @@ export class LineReader {
    * last frame without a newline should not lose it.
    */
   end(): void {
-    if (this.failed || this.pendingBytes === 0) return;
+    if (this.failed || this.skipping || this.pendingBytes === 0) return;
     const bytes = this.takePending(undefined, 0, 0);
     this.deliver(bytes);
   }
@@ -74,7 +89,7 @@ export class LineReader {
   private hold(chunk: Uint8Array, start: number, end: number): void {
     const size = end - start;
     if (this.pendingBytes + size > this.maxLineBytes) {
-      this.fail(this.pendingBytes + size);
+      this.fail(this.pendingBytes + size, true);
       return;
     }
     // Copy: the caller may reuse its buffer.
@@ -109,10 +124,12 @@ export class LineReader {
     this.sink.line(this.decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end)));
   }
 
-  private fail(bytes: number): void {
-    this.failed = true;
+  /** `lineContinues`: the over-long line's LF has not been seen yet. */
+  private fail(bytes: number, lineContinues: boolean): void {
     this.pending = [];
     this.pendingBytes = 0;
+    if (this.afterOverflow === "stop") this.failed = true;
+    else this.skipping = lineContinues;
     this.sink.overflow(bytes);
   }
 }

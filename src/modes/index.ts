@@ -1,5 +1,5 @@
 /**
- * Mode dispatch: picks print, JSON or interactive from the parsed flags.
+ * Mode dispatch: picks RPC, print, JSON or interactive from the parsed flags.
  * Modes own all I/O; the agent session does the work. `--list-models` is
  * answered here for every mode (no credentials needed). Each mode is
  * imported only when chosen.
@@ -21,7 +21,10 @@ async function listModels(): Promise<number> {
 
 export async function runMode(flags: MainFlags): Promise<number> {
   if (flags.listModels) return listModels();
-  if (flags.rpc) throw new ZotError("mode.unavailable", "rpc mode is not available in this build");
+  if (flags.rpc) {
+    const { runRpc } = await import("./rpc/server.ts");
+    return runRpc(flags);
+  }
   if (flags.print || flags.json) {
     const { runHeadless } = await import("./headless.ts");
     return runHeadless(flags, flags.json ? "json" : "print");

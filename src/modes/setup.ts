@@ -37,6 +37,7 @@ import { loadConfig, type ZotConfig } from "../common/config.ts";
 import { zotPaths, type ZotPaths } from "../common/home.ts";
 import type { MainFlags } from "../cli/flags.ts";
 import type { ExtensionBridge } from "../ext/bridge.ts";
+import type { ExtensionUI } from "../ext/host.ts";
 import type { ExtensionManager } from "../ext/manager.ts";
 import { mayFindExtensions } from "../ext/scopes.ts";
 import type { Skill } from "../skills/index.ts";
@@ -78,6 +79,8 @@ export interface HeadlessSetupInput {
   /** Writes a complete line (or lines) to stderr. */
   readonly warn: (text: string) => void;
   readonly signal: AbortSignal;
+  /** Where extension notes go; default: stderr lines (headlessExtensionUI). */
+  readonly extensionUI?: ExtensionUI;
 }
 
 /** Providers tried, in order, when neither --provider nor --model was given and the default has no key. */
@@ -164,6 +167,7 @@ interface ExtensionStart {
   readonly paths: ZotPaths;
   readonly resolved: ResolvedModel;
   readonly warn: (text: string) => void;
+  readonly ui: ExtensionUI | undefined;
 }
 
 /** Imports the host, then creates the manager; start() is the caller's. */
@@ -176,7 +180,7 @@ async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
     model: input.resolved.model.id,
     explicit: input.flags.ext.map((dir) => resolve(dir)),
     noDiscovery: input.flags.noExt,
-    ui: headlessExtensionUI((text) => input.warn(text)),
+    ui: input.ui ?? headlessExtensionUI((text) => input.warn(text)),
   });
 }
 
@@ -207,7 +211,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   let managerCreated: Promise<ExtensionManager> | undefined;
   let extensionsStarted: Promise<void> = Promise.resolve();
   if (mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
-    const created = createManager({ flags, cwd, paths, resolved, warn });
+    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI });
     const started = created.then((manager) => manager.start());
     managerCreated = created;
     extensionsStarted = started;

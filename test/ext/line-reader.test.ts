@@ -83,3 +83,30 @@ describe("LineReader", () => {
     }
   });
 });
+
+describe("LineReader skip-line mode (RPC stdin)", () => {
+  test("an over-long line is reported once and skipped; reading goes on with the next line", () => {
+    const lines: string[] = [];
+    const overflows: number[] = [];
+    const reader = new LineReader({ line: (l) => lines.push(l), overflow: (n) => overflows.push(n) }, 8, "skip-line");
+    reader.push(enc.encode("ok\n0123"));
+    reader.push(enc.encode("456789abc"));
+    reader.push(enc.encode("def\nnext\n123456789\nlast"));
+    reader.end();
+    expect(lines).toEqual(["ok", "next", "last"]);
+    expect(overflows.length).toBe(2);
+    expect(reader.buffered).toBe(0);
+  });
+
+  test("any chunking of a stream with over-long lines yields the same lines", () => {
+    const text = "a\n" + "x".repeat(50) + "\nb🌍\n" + "y".repeat(9) + "\nc\n";
+    const bytes = enc.encode(text);
+    for (let size = 1; size <= bytes.length; size++) {
+      const lines: string[] = [];
+      const reader = new LineReader({ line: (l) => lines.push(l), overflow: () => {} }, 8, "skip-line");
+      for (let i = 0; i < bytes.length; i += size) reader.push(bytes.slice(i, i + size));
+      reader.end();
+      expect(lines).toEqual(["a", "b🌍", "c"]);
+    }
+  });
+});

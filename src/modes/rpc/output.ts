@@ -1,0 +1,34 @@
+/**
+ * The RPC server's stdout: responses, agent events (JSON-mode schema via
+ * toJsonEventLine) and RPC-only events, written in call order through one
+ * chain so a response never overtakes an event written before it. flush()
+ * resolves once everything written so far is out (a closed stdout is
+ * ignored: the server keeps going until stdin closes).
+ */
+import { toJsonEventLine, type AgentEvent } from "../../agent/events.ts";
+import { StdoutWriter } from "../output.ts";
+import { failureLine, rpcEventLine, successLine, type RpcEvent, type RpcRequestId } from "./protocol.ts";
+
+export class RpcOutput {
+  constructor(private readonly writer: StdoutWriter = new StdoutWriter()) {}
+
+  succeeded(command: string, id: RpcRequestId | undefined, data?: unknown): void {
+    this.writer.write(successLine(command, id, data));
+  }
+
+  failed(command: string, id: RpcRequestId | undefined, error: string): void {
+    this.writer.write(failureLine(command, id, error));
+  }
+
+  agentEvent(event: AgentEvent): void {
+    this.writer.write(toJsonEventLine(event));
+  }
+
+  event(event: RpcEvent): void {
+    this.writer.write(rpcEventLine(event));
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * `zot rpc` / `zot --rpc` (docs/rpc.md): sets up one agent like print mode
+ * (provider, tools, skills, extensions with the bridge and interception) but
+ * with no session file, then serves NDJSON commands from stdin and writes
+ * responses and events to stdout until stdin closes.
+ *
+ * Lifecycle and exit codes:
+ * - setup failure: the error propagates (the CLI prints `zot: <message>`, exit 1);
+ * - stdin closes: every running and queued prompt/compact finishes, then
+ *   cleanup (extensions shut down), exit 0;
+ * - `hello` with a wrong token: error response, in-flight work aborted,
+ *   cleanup, exit 1;
+ * - SIGINT / SIGTERM: the running operation is aborted (queued ones answer
+ *   with an error and do nothing), cleanup, `zot: interrupted` on stderr,
+ *   exit 130 / 143; a second signal exits at once (the extension host's exit
+ *   hook still kills its process groups).
+ *
+ * The agent's own terminal events (done / error) are not forwarded: the
+ * command handlers write the RPC terminal events from the outcome.
+ */
+import { writeSync } from "node:fs";
+import type { AgentEvent } from "../../agent/events.ts";
+import { HEADLESS_NO_YOLO_WARNING } from "../../agent/permissions.ts";
+import { errorMessage } from "../../common/errors.ts";
+import { zotPaths } from "../../common/home.ts";
+import type { MainFlags } from "../../cli/flags.ts";
+import { loadCatalog, type Catalog } from "../../providers/index.ts";
+import { Cleanup } from "../cleanup.ts";
+import { parseAutoCompact, parseMaxSteps, parseReasoning, parseToolSelection, type HeadlessOptions } from "../options.ts";
+import { setupHeadless } from "../setup.ts";
+import type { RpcContext } from "./commands.ts";
+import { RpcConnection } from "./connection.ts";
+import { LineReader } from "../../ext/line-reader.ts";
+import { OperationQueue } from "./operation-queue.ts";
+import { RpcOutput } from "./output.ts";
+import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
+import { rpcExtensionUI } from "./ui.ts";
+
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
+
+/** Synchronous, so diagnostics keep their order with the CLI's final error line. */
+function writeStderr(text: string): void {
+  try {
+    writeSync(2, text);
+  } catch {
+    // stderr is gone; nothing else to tell
+  }
+}
+
+interface SignalWatch {
+  readonly signal: AbortSignal;
+  received(): HandledSignal | undefined;
+  stop(): void;
+}
+
+function watchSignals(onSignal: () => void): SignalWatch {
+  const controller = new AbortController();
+  let received: HandledSignal | undefined;
+  const handlers = (Object.keys(SIGNAL_EXIT_CODES) as HandledSignal[]).map((name) => {
+    const handler = (): void => {
+      if (received !== undefined) process.exit(SIGNAL_EXIT_CODES[received]);
+      received = name;
+      controller.abort();
+      onSignal();
+    };
+    process.on(name, handler);
+    return { name, handler };
+  });
+  return {
+    signal: controller.signal,
+    received: () => received,
+    stop: () => {
+      for (const { name, handler } of handlers) process.off(name, handler);
+    },
+  };
+}
+
+/** Print mode's options with no session; session flags and a positional prompt are ignored with a warning. */
+function rpcOptions(flags: MainFlags): HeadlessOptions {
+  const ignored = [
+    flags.session !== undefined ? "--session" : undefined,
+    flags.continue ? "--continue" : undefined,
+    flags.resume ? "--resume" : undefined,
+  ].filter((name): name is string => name !== undefined);
+  if (ignored.length > 0) writeStderr(`zot: warning: rpc mode keeps no session; ${ignored.join(", ")} ignored\n`);
+  if (flags.prompt.trim() !== "") writeStderr("zot: warning: rpc mode reads its prompts from stdin; the command-line prompt is ignored\n");
+  if (flags.noYolo) writeStderr(HEADLESS_NO_YOLO_WARNING);
+  return {
+    reasoning: parseReasoning(flags.reasoning),
+    maxSteps: parseMaxSteps(flags.maxSteps),
+    autoCompact: parseAutoCompact(flags.autoCompact),
+    tools: parseToolSelection(flags),
+    session: { kind: "none" },
+  };
+}
+
+type ServeEnd = "eof" | "closed" | "signal";
+
+/** Reads stdin line by line and hands each line to the connection, in order. */
+async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promise<ServeEnd> {
+  const lines: string[] = [];
+  const reader = new LineReader(
+    {
+      line: (text) => void lines.push(text),
+      overflow: (bytes) => connection.oversizedLine(bytes, RPC_MAX_LINE_BYTES),
+    },
+    RPC_MAX_LINE_BYTES,
+    "skip-line",
+  );
+  const drain = async (): Promise<ServeEnd | undefined> => {
+    for (let line = lines.shift(); line !== undefined; line = lines.shift()) {
+      if ((await connection.handleLine(line)) === "close") return "closed";
+      if (signal.aborted) return "signal";
+    }
+    return undefined;
+  };
+  const interrupted = new Promise<"signal">((resolve) => {
+    if (signal.aborted) resolve("signal");
+    signal.addEventListener("abort", () => resolve("signal"), { once: true });
+  });
+  const stdin = Bun.stdin.stream().getReader();
+  try {
+    for (;;) {
+      const next = await Promise.race([stdin.read(), interrupted]);
+      if (next === "signal") return "signal";
+      if (next.done) {
+        reader.end();
+        return (await drain()) ?? "eof";
+      }
+      reader.push(next.value);
+      const ended = await drain();
+      if (ended !== undefined) return ended;
+    }
+  } finally {
+    // Settles a read still pending after a signal or an early close.
+    void stdin.cancel().catch(() => undefined);
+  }
+}
+
+export async function runRpc(flags: MainFlags): Promise<number> {
+  const output = new RpcOutput();
+  const queue = new OperationQueue((err) => writeStderr(`zot: warning: rpc: ${errorMessage(err)}\n`));
+  const signals = watchSignals(() => queue.shutdown());
+  const cleanup = new Cleanup();
+  let failure: unknown;
+  let end: ServeEnd | undefined;
+  try {
+    const options = rpcOptions(flags);
+    const forward = (event: AgentEvent): void => {
+      if (event.type !== "done" && event.type !== "error") output.agentEvent(event);
+    };
+    const runtime = await setupHeadless(
+      { flags, options, onEvent: forward, warn: writeStderr, signal: signals.signal, extensionUI: rpcExtensionUI(output, writeStderr) },
+      cleanup,
+    );
+    let catalog: Promise<Catalog> | undefined;
+    const context: RpcContext = { runtime, output, queue, catalog: () => (catalog ??= loadCatalog(zotPaths().modelsFile)) };
+    const token = process.env[RPC_TOKEN_ENV];
+    const connection = new RpcConnection(context, token === undefined || token === "" ? undefined : token);
+    end = signals.signal.aborted ? "signal" : await serveStdin(connection, signals.signal);
+    if (end !== "eof") queue.shutdown();
+    await queue.idle();
+  } catch (err) {
+    failure = err;
+  }
+  await cleanup.run((err) => writeStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  await output.flush();
+  signals.stop();
+  const interrupted = signals.received();
+  if (interrupted !== undefined) {
+    writeStderr("zot: interrupted\n");
+    return SIGNAL_EXIT_CODES[interrupted];
+  }
+  if (failure !== undefined) throw failure;
+  return end === "closed" ? 1 : 0;
+}
