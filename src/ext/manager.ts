@@ -170,7 +170,7 @@ export class ExtensionManager {
       const held = this.heldRegistrations;
       this.heldRegistrations = undefined;
       for (const connection of starting) {
-        if (this.live.get(connection.name) !== connection) continue;
+        if (this.live.get(connection.name) !== connection || connection.closed) continue;
         for (const frame of held.get(connection.name) ?? []) this.applyRegistration(connection, frame);
       }
     }

@@ -117,6 +117,14 @@ describe("misbehaving extensions", () => {
     expect(readFileSync(join(home, "logs", "ext-stubborn.log"), "utf8")).toContain("did not exit after SIGTERM; sending SIGKILL");
   });
 
+  test("an extension that registers and exits during startup leaves no registrations behind", async () => {
+    const { manager, ui } = host([behaveExtension(tempDir(), "fleeting", ["exit-after-register"]), behaveExtension(tempDir(), "steady", ["command=steady"])]);
+    await manager.start();
+    expect(manager.registry.commands().map((c) => c.name)).toEqual(["steady"]);
+    expect(manager.registry.tools().map((t) => t.extension)).toEqual(["steady"]);
+    expect(ui.notes.find((n) => n.level === "failed")).toMatchObject({ extension: "fleeting", message: expect.stringContaining("exited (status 5)") });
+  });
+
   test("crash in the middle of a tool call fails the pending call at once", async () => {
     const { manager, ui } = host([behaveExtension(tempDir(), "crashy", ["crash-on-tool"])]);
     await manager.start();
