@@ -54,7 +54,7 @@ function interactiveOnly(command: string, action: string): ZotError {
 }
 
 /** Runs the tool an extension asked for and records the call/result pair in the transcript. */
-async function recordToolPrompt(
+export async function recordToolPrompt(
   driver: HeadlessDriver,
   extension: string,
   toolName: string,

@@ -35,5 +35,6 @@ export async function runMode(flags: MainFlags): Promise<number> {
       "interactive mode needs a terminal on stdin and stdout; use -p \"prompt\" or --json \"prompt\" for scripts",
     );
   }
-  throw new ZotError("mode.unavailable", "the interactive TUI is not available in this build yet; use -p \"prompt\"");
+  const { runInteractive } = await import("./interactive/index.ts");
+  return runInteractive(flags);
 }

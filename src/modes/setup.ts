@@ -23,6 +23,10 @@
  * commands, no frames. With a manager, tools registered after startup join
  * the agent's registry and a stopped extension's tools leave it.
  *
+ * The interactive mode passes `interactive`: the host is then always started,
+ * interactive tools are allowed and the --no-yolo gate is applied (through
+ * the bridge, or on its own without one).
+ *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
@@ -30,13 +34,14 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
-import { NO_HOOKS } from "../agent/hooks.ts";
+import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
+import { toolCallDecision } from "../agent/permissions.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import { loadConfig, type ZotConfig } from "../common/config.ts";
 import { zotPaths, type ZotPaths } from "../common/home.ts";
 import type { MainFlags } from "../cli/flags.ts";
-import type { ExtensionBridge } from "../ext/bridge.ts";
+import type { ExtensionBridge, PermissionPolicy } from "../ext/bridge.ts";
 import type { ExtensionUI } from "../ext/host.ts";
 import type { ExtensionManager } from "../ext/manager.ts";
 import { mayFindExtensions } from "../ext/scopes.ts";
@@ -69,6 +74,14 @@ export interface HeadlessRuntime {
   /** Undefined when nothing could load (the host was never imported). */
   readonly extensions: HeadlessExtensions | undefined;
   readonly session: HeadlessSession;
+  /** The agent's tool registry (extension tools join and leave it as extensions come and go). */
+  readonly tools: ToolRegistry;
+}
+
+/** What the interactive mode adds to a run (absent in print, JSON and RPC modes). */
+export interface InteractiveSetup {
+  /** The --no-yolo gate; absent means yolo. */
+  readonly permissions?: PermissionPolicy;
 }
 
 export interface HeadlessSetupInput {
@@ -81,6 +94,12 @@ export interface HeadlessSetupInput {
   readonly signal: AbortSignal;
   /** Where extension notes go; default: stderr lines (headlessExtensionUI). */
   readonly extensionUI?: ExtensionUI;
+  /**
+   * Interactive mode: interactive tools are allowed, the bridge is
+   * interactive and applies `permissions`, and the extension host is always
+   * started (so /reload-ext can pick up extensions created later).
+   */
+  readonly interactive?: InteractiveSetup;
 }
 
 /** Providers tried, in order, when neither --provider nor --model was given and the default has no key. */
@@ -137,12 +156,12 @@ function reportExtensionProblems(manager: ExtensionManager, warn: (text: string)
   for (const error of manager.loadErrors) warn(`zot: warning: ${error.message}\n`);
 }
 
-async function toolRegistry(options: HeadlessOptions, manager: ExtensionManager | undefined, skills: readonly Skill[]): Promise<ToolRegistry> {
+async function toolRegistry(options: HeadlessOptions, manager: ExtensionManager | undefined, skills: readonly Skill[], allowInteractive: boolean): Promise<ToolRegistry> {
   const registry = new ToolRegistry(builtinTools({ only: options.tools.only, none: options.tools.none }));
   // Like the original, the skill tool joins even with --no-tools / --tools when there are skills.
   if (skills.length > 0) registry.register((await import("../skills/index.ts")).createSkillTool(skills));
   // The registry refuses names taken by (or reserved for) built-ins; the manager already logged conflicts.
-  for (const tool of manager?.tools({ allowInteractive: false }) ?? []) registry.register(tool);
+  for (const tool of manager?.tools({ allowInteractive }) ?? []) registry.register(tool);
   return registry;
 }
 
@@ -184,6 +203,14 @@ async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
   });
 }
 
+/** The confirm gate alone, for a run without an extension bridge (which otherwise applies it). */
+function permissionHooks(policy: PermissionPolicy): AgentHooks {
+  return {
+    beforeToolCall: async (info) =>
+      toolCallDecision(await policy.check({ toolId: info.id, toolName: info.name, args: info.args, signal: info.signal })),
+  };
+}
+
 /** config.json's reasoning, when no flag gave one; an invalid value is a warning, not an error. */
 function configReasoning(config: ZotConfig, warn: (text: string) => void): HeadlessOptions["reasoning"] {
   try {
@@ -210,7 +237,9 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
 
   let managerCreated: Promise<ExtensionManager> | undefined;
   let extensionsStarted: Promise<void> = Promise.resolve();
-  if (mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
+  const interactive = input.interactive !== undefined;
+  const permissions = input.interactive?.permissions;
+  if (interactive || mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
     const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI });
     const started = created.then((manager) => manager.start());
     managerCreated = created;
@@ -260,15 +289,16 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
       cwd,
       provider: resolved.provider,
       model: resolved.model.id,
-      interactive: false,
+      interactive,
+      permissions,
     });
     extensions = { manager, bridge };
   }
   const bridge = extensions?.bridge;
 
-  const tools = await toolRegistry(options, manager, await skillsFound);
+  const tools = await toolRegistry(options, manager, await skillsFound, interactive);
   if (manager !== undefined) {
-    manager.toolListeners.add((tool) => tools.register(manager.toolFor(tool, { allowInteractive: false })));
+    manager.toolListeners.add((tool) => tools.register(manager.toolFor(tool, { allowInteractive: interactive })));
     manager.closeListeners.add((extension) => tools.unregisterExtension(extension));
   }
   const agent = AgentSession.create({
@@ -280,9 +310,9 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     maxSteps: options.maxSteps,
     reasoning,
     autoCompact: autoCompact === false ? false : { threshold: autoCompact },
-    hooks: bridge?.hooks ?? NO_HOOKS,
+    hooks: bridge?.hooks ?? (permissions === undefined ? NO_HOOKS : permissionHooks(permissions)),
     jailRoot: flags.jail ? cwd : undefined,
-    allowInteractive: false,
+    allowInteractive: interactive,
     onEvent:
       bridge === undefined
         ? input.onEvent
@@ -310,5 +340,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     bridge.sessionStart();
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
-  return { cwd, agent, extensions, session };
+  return { cwd, agent, extensions, session, tools };
 }
