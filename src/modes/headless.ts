@@ -11,7 +11,6 @@
  * signal during cleanup exits at once (the extension host's exit hook still
  * kills every extension process group).
  */
-import { writeSync } from "node:fs";
 import type { AgentEvent } from "../agent/events.ts";
 import { HEADLESS_NO_YOLO_WARNING } from "../agent/permissions.ts";
 import { ZotError, errorMessage } from "../common/errors.ts";
@@ -24,18 +23,7 @@ import type { HeadlessOutput } from "./output.ts";
 import { createPrintOutput } from "./print.ts";
 import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
 import { setupHeadless } from "./setup.ts";
-
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
-
-/** Synchronous, so warnings keep their order with the CLI's final error line. */
-function writeStderr(text: string): void {
-  try {
-    writeSync(2, text);
-  } catch {
-    // stderr is gone; nothing else to tell
-  }
-}
+import { SIGNAL_EXIT_CODES, watchSignals, writeStderrSync } from "./signals.ts";
 
 /** Turns a finished run into success or the error it stands for. */
 function resultError(result: HeadlessResult): ZotError | undefined {
@@ -53,45 +41,18 @@ function resultError(result: HeadlessResult): ZotError | undefined {
   }
 }
 
-interface SignalWatch {
-  readonly controller: AbortController;
-  received(): HandledSignal | undefined;
-  stop(): void;
-}
-
-function watchSignals(): SignalWatch {
-  const controller = new AbortController();
-  let received: HandledSignal | undefined;
-  const handlers = (Object.keys(SIGNAL_EXIT_CODES) as HandledSignal[]).map((signal) => {
-    const handler = (): void => {
-      if (received !== undefined) process.exit(SIGNAL_EXIT_CODES[received]);
-      received = signal;
-      controller.abort();
-    };
-    process.on(signal, handler);
-    return { signal, handler };
-  });
-  return {
-    controller,
-    received: () => received,
-    stop: () => {
-      for (const { signal, handler } of handlers) process.off(signal, handler);
-    },
-  };
-}
-
 export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Promise<number> {
   const output: HeadlessOutput = mode === "json" ? createJsonOutput() : createPrintOutput();
   const signals = watchSignals();
-  const signal = signals.controller.signal;
+  const signal = signals.signal;
   const cleanup = new Cleanup();
   let failure: unknown;
   try {
     const options = parseHeadlessOptions(flags);
-    if (flags.noYolo) writeStderr(HEADLESS_NO_YOLO_WARNING);
+    if (flags.noYolo) writeStderrSync(HEADLESS_NO_YOLO_WARNING);
     const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
     const showEvent = (event: AgentEvent): void => output.event(event);
-    const runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: writeStderr, signal }, cleanup);
+    const runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: writeStderrSync, signal }, cleanup);
     if (signal.aborted) throw new InterruptedError();
     const result = await runHeadlessPrompt({ runtime, signal, showEvent }, prompt);
     if (result.kind === "display") output.display(result.extension, result.text);
@@ -107,10 +68,10 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
     output.failed(interrupted !== undefined ? "interrupted" : errorMessage(failure));
   }
   await output.flush();
-  await cleanup.run((err) => writeStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  await cleanup.run((err) => writeStderrSync(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
   if (interrupted !== undefined) {
-    writeStderr("zot: interrupted\n");
+    writeStderrSync("zot: interrupted\n");
     return SIGNAL_EXIT_CODES[interrupted];
   }
   if (failure !== undefined) throw failure;

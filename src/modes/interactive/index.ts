@@ -12,7 +12,6 @@
  * extensions shut down, the session file closed). A setup failure restores
  * nothing (the terminal was never touched) and propagates as `zot: …`.
  */
-import { writeSync } from "node:fs";
 import type { AgentEvent } from "../../agent/events.ts";
 import { gateForMode } from "../../agent/permissions.ts";
 import { errorMessage } from "../../common/errors.ts";
@@ -30,34 +29,7 @@ import { Screen } from "./screen.ts";
 import { colorEnabled, createStyle } from "./style.ts";
 import { openTerminal } from "./terminal.ts";
 import { Transcript } from "./transcript.ts";
-
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
-
-function writeStderr(text: string): void {
-  try {
-    writeSync(2, text);
-  } catch {
-    // stderr is gone; nothing else to tell
-  }
-}
-
-/** Signals go to `onSignal`; a second one exits at once (the host's exit hook still kills extensions). */
-function watchSignals(onSignal: (code: number) => void): () => void {
-  let received = false;
-  const handlers = (Object.keys(SIGNAL_EXIT_CODES) as HandledSignal[]).map((name) => {
-    const handler = (): void => {
-      if (received) process.exit(SIGNAL_EXIT_CODES[name]);
-      received = true;
-      onSignal(SIGNAL_EXIT_CODES[name]);
-    };
-    process.on(name, handler);
-    return { name, handler };
-  });
-  return () => {
-    for (const { name, handler } of handlers) process.off(name, handler);
-  };
-}
+import { SIGNAL_EXIT_CODES, watchSignals, writeStderrSync } from "../signals.ts";
 
 export async function runInteractive(flags: MainFlags): Promise<number> {
   const options = parseHeadlessOptions(flags);
@@ -70,13 +42,17 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   const setupAbort = new AbortController();
   let app: InteractiveApp | undefined;
   let signalCode: number | undefined;
-  const stopSignals = watchSignals((code) => {
-    signalCode ??= code;
-    if (app !== undefined) app.exit(code);
-    else setupAbort.abort();
+  const signals = watchSignals({
+    signals: ["SIGINT", "SIGTERM", "SIGHUP"],
+    onSignal: (name) => {
+      const code = SIGNAL_EXIT_CODES[name];
+      signalCode ??= code;
+      if (app !== undefined) app.exit(code);
+      else setupAbort.abort();
+    },
   });
   // Warnings go to stderr while setting up, into the transcript afterwards.
-  let warn = (text: string): void => writeStderr(text);
+  let warn = (text: string): void => writeStderrSync(text);
   const onEvent = (event: AgentEvent): void => transcript.event(event);
   let code = 0;
   let failure: unknown;
@@ -127,10 +103,10 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   }
   screen.stop();
   io.restore();
-  await cleanup.run((err) => writeStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
-  stopSignals();
+  await cleanup.run((err) => writeStderrSync(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  signals.stop();
   if (signalCode !== undefined) {
-    if (app === undefined) writeStderr("zot: interrupted\n");
+    if (app === undefined) writeStderrSync("zot: interrupted\n");
     return signalCode;
   }
   if (failure !== undefined) throw failure;

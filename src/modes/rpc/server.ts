@@ -18,7 +18,6 @@
  * The agent's own terminal events (done / error) are not forwarded: the
  * command handlers write the RPC terminal events from the outcome.
  */
-import { writeSync } from "node:fs";
 import type { AgentEvent } from "../../agent/events.ts";
 import { HEADLESS_NO_YOLO_WARNING } from "../../agent/permissions.ts";
 import { errorMessage } from "../../common/errors.ts";
@@ -35,46 +34,7 @@ import { OperationQueue } from "./operation-queue.ts";
 import { RpcOutput } from "./output.ts";
 import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
 import { rpcExtensionUI } from "./ui.ts";
-
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
-
-/** Synchronous, so diagnostics keep their order with the CLI's final error line. */
-function writeStderr(text: string): void {
-  try {
-    writeSync(2, text);
-  } catch {
-    // stderr is gone; nothing else to tell
-  }
-}
-
-interface SignalWatch {
-  readonly signal: AbortSignal;
-  received(): HandledSignal | undefined;
-  stop(): void;
-}
-
-function watchSignals(onSignal: () => void): SignalWatch {
-  const controller = new AbortController();
-  let received: HandledSignal | undefined;
-  const handlers = (Object.keys(SIGNAL_EXIT_CODES) as HandledSignal[]).map((name) => {
-    const handler = (): void => {
-      if (received !== undefined) process.exit(SIGNAL_EXIT_CODES[received]);
-      received = name;
-      controller.abort();
-      onSignal();
-    };
-    process.on(name, handler);
-    return { name, handler };
-  });
-  return {
-    signal: controller.signal,
-    received: () => received,
-    stop: () => {
-      for (const { name, handler } of handlers) process.off(name, handler);
-    },
-  };
-}
+import { SIGNAL_EXIT_CODES, watchSignals, writeStderrSync } from "../signals.ts";
 
 /** Print mode's options with no session; session flags and a positional prompt are ignored with a warning. */
 function rpcOptions(flags: MainFlags): HeadlessOptions {
@@ -83,9 +43,9 @@ function rpcOptions(flags: MainFlags): HeadlessOptions {
     flags.continue ? "--continue" : undefined,
     flags.resume ? "--resume" : undefined,
   ].filter((name): name is string => name !== undefined);
-  if (ignored.length > 0) writeStderr(`zot: warning: rpc mode keeps no session; ${ignored.join(", ")} ignored\n`);
-  if (flags.prompt.trim() !== "") writeStderr("zot: warning: rpc mode reads its prompts from stdin; the command-line prompt is ignored\n");
-  if (flags.noYolo) writeStderr(HEADLESS_NO_YOLO_WARNING);
+  if (ignored.length > 0) writeStderrSync(`zot: warning: rpc mode keeps no session; ${ignored.join(", ")} ignored\n`);
+  if (flags.prompt.trim() !== "") writeStderrSync("zot: warning: rpc mode reads its prompts from stdin; the command-line prompt is ignored\n");
+  if (flags.noYolo) writeStderrSync(HEADLESS_NO_YOLO_WARNING);
   return {
     reasoning: parseReasoning(flags.reasoning),
     maxSteps: parseMaxSteps(flags.maxSteps),
@@ -95,6 +55,7 @@ function rpcOptions(flags: MainFlags): HeadlessOptions {
   };
 }
 
+/** How serving stdin ended: end of input, a `hello` that closed the connection, or a signal. */
 type ServeEnd = "eof" | "closed" | "signal";
 
 /** Reads stdin line by line and hands each line to the connection, in order. */
@@ -140,8 +101,8 @@ async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promi
 
 export async function runRpc(flags: MainFlags): Promise<number> {
   const output = new RpcOutput();
-  const queue = new OperationQueue((err) => writeStderr(`zot: warning: rpc: ${errorMessage(err)}\n`));
-  const signals = watchSignals(() => queue.shutdown());
+  const queue = new OperationQueue((err) => writeStderrSync(`zot: warning: rpc: ${errorMessage(err)}\n`));
+  const signals = watchSignals({ onSignal: () => queue.shutdown() });
   const cleanup = new Cleanup();
   let failure: unknown;
   let end: ServeEnd | undefined;
@@ -151,7 +112,7 @@ export async function runRpc(flags: MainFlags): Promise<number> {
       if (event.type !== "done" && event.type !== "error") output.agentEvent(event);
     };
     const runtime = await setupHeadless(
-      { flags, options, onEvent: forward, warn: writeStderr, signal: signals.signal, extensionUI: rpcExtensionUI(output, writeStderr) },
+      { flags, options, onEvent: forward, warn: writeStderrSync, signal: signals.signal, extensionUI: rpcExtensionUI(output, writeStderrSync) },
       cleanup,
     );
     let catalog: Promise<Catalog> | undefined;
@@ -164,12 +125,12 @@ export async function runRpc(flags: MainFlags): Promise<number> {
   } catch (err) {
     failure = err;
   }
-  await cleanup.run((err) => writeStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  await cleanup.run((err) => writeStderrSync(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   await output.flush();
   signals.stop();
   const interrupted = signals.received();
   if (interrupted !== undefined) {
-    writeStderr("zot: interrupted\n");
+    writeStderrSync("zot: interrupted\n");
     return SIGNAL_EXIT_CODES[interrupted];
   }
   if (failure !== undefined) throw failure;
