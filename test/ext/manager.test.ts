@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dispatchCommandResponse, type CommandActionHandler } from "../../src/ext/host.ts";
 import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { tempDir } from "../support/binary.ts";
-import { behaveExtension, copyExample, copyFixture, quickExtension, createTestHost, isAlive, waitFor } from "../support/extensions.ts";
+import { behaveExtension, copyExample, copyFixture, quickExtension, hostsShutDownAfterEach, isAlive, waitFor } from "../support/extensions.ts";
 
 const hasJq = Bun.which("jq") !== null;
-const running: ExtensionManager[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((m) => m.shutdown()));
-});
-
-function host(explicit: string[], options: Parameters<typeof createTestHost>[1] = {}) {
-  const created = createTestHost(explicit, options);
-  running.push(created.manager);
-  return created;
-}
+const host = hostsShutDownAfterEach();
 
 function toolByName(manager: ExtensionManager, name: string) {
   const tool = manager.tools().find((t) => t.name === name);

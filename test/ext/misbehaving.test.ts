@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExtensionLoadError } from "../../src/ext/errors.ts";
 import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
 import { tempDir } from "../support/binary.ts";
-import { behaveExtension, createTestHost, isAlive, waitFor } from "../support/extensions.ts";
+import { behaveExtension, hostsShutDownAfterEach, isAlive, waitFor } from "../support/extensions.ts";
 
-const running: ExtensionManager[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((m) => m.shutdown()));
-});
-
-function host(explicit: string[], options: Parameters<typeof createTestHost>[1] = {}) {
-  const created = createTestHost(explicit, options);
-  running.push(created.manager);
-  return created;
-}
+const host = hostsShutDownAfterEach();
 
 function pidsOf(file: string): { pid: number; child: number | null } {
   return JSON.parse(readFileSync(file, "utf8"));

@@ -3,6 +3,7 @@
  * pointing at real fixture programs), a recording ExtensionUI, a manager
  * factory with an isolated ZOT_HOME, and process-liveness checks.
  */
+import { afterEach } from "bun:test";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { zotPaths } from "../../src/common/home.ts";
@@ -102,6 +103,22 @@ export function createTestHost(explicit: readonly string[], options: Partial<Ext
     ...options,
   });
   return { manager, ui, home, cwd };
+}
+
+/**
+ * A host factory for one test file: every manager it creates is shut down
+ * after each test (call at the top level of the file).
+ */
+export function hostsShutDownAfterEach(): (explicit: readonly string[], options?: Parameters<typeof createTestHost>[1]) => TestHost {
+  const running: ExtensionManager[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((manager) => manager.shutdown()));
+  });
+  return (explicit, options = {}) => {
+    const created = createTestHost(explicit, options);
+    running.push(created.manager);
+    return created;
+  };
 }
 
 export function isAlive(pid: number): boolean {
