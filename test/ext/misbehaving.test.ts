@@ -2,7 +2,6 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExtensionLoadError } from "../../src/ext/errors.ts";
-import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
 import { tempDir } from "../support/binary.ts";
 import { behaveExtension, hostsShutDownAfterEach, isAlive, waitFor } from "../support/extensions.ts";
