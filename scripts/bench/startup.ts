@@ -13,8 +13,9 @@
  * rusage maxRSS (free: no /usr/bin/time wrapper). Target: ratio ≤ 2x.
  * Usage: bun scripts/bench/startup.ts [RUNS]
  */
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { newestMtime } from "../../test/support/binary.ts";
 import { type SummaryRow, REPO_ROOT, fmt, machineLine, median, percentile, printTable, ratioText, report, tempDir } from "./common.ts";
 
 const RUNS = Number(process.argv[2] ?? 30);
@@ -26,15 +27,6 @@ const BUILD_FLAGS = [
   "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
   "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
 ];
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 function run(argv: readonly string[], cwd: string): void {
   const proc = Bun.spawnSync([...argv], { cwd, stdout: "inherit", stderr: "inherit" });

@@ -7,10 +7,10 @@ import {
   chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { ZotError } from "../../src/common/errors.ts";
 import { type ZotPaths, zotPaths } from "../../src/common/home.ts";
 import { defaultDirName, installExtension, isGitUrl } from "../../src/ext/install.ts";
 import { tempDir } from "../support/binary.ts";
+import { caughtZotError } from "../support/errors.ts";
 import { PROCESS_MANIFEST, makeBareRepo, writeExtension } from "../fixtures/ext-install/make.ts";
 
 let base: string;
@@ -26,15 +26,7 @@ beforeEach(() => {
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-async function caught(promise: Promise<unknown>): Promise<ZotError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ZotError) return err;
-    throw err;
-  }
-  throw new Error("expected a ZotError");
-}
+const caught = caughtZotError;
 
 /** Everything under the root, dot-entries (staging dirs) included. */
 function rootEntries(root: string = paths.extensions): string[] {

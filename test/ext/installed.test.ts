@@ -2,11 +2,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ZotError } from "../../src/common/errors.ts";
 import { type ZotPaths, zotPaths } from "../../src/common/home.ts";
 import { findInstalled, listInstalled } from "../../src/ext/installed.ts";
 import { setEnabled } from "../../src/ext/manage.ts";
 import { tempDir } from "../support/binary.ts";
+import { caughtZotError } from "../support/errors.ts";
 import { writeExtension } from "../fixtures/ext-install/make.ts";
 
 let base: string;
@@ -28,15 +28,7 @@ function manifest(name: string, extra: Record<string, unknown> = {}): Record<str
   return { name, exec: "./run", ...extra };
 }
 
-async function caught(promise: Promise<unknown>): Promise<ZotError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ZotError) return err;
-    throw err;
-  }
-  throw new Error("expected a ZotError");
-}
+const caught = caughtZotError;
 
 describe("listInstalled", () => {
   test("lists project entries first, ignores dirs without a manifest and dot-dirs, reports bad manifests", async () => {

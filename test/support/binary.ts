@@ -11,7 +11,8 @@ import { join } from "node:path";
 export const REPO_ROOT = join(import.meta.dir, "..", "..");
 const BINARY = process.env.ZOT_TEST_BINARY ?? join(REPO_ROOT, "dist", "zot");
 
-function newestMtime(dir: string): number {
+/** Newest modification time of any file under `dir` (recursive). */
+export function newestMtime(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
