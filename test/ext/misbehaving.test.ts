@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExtensionLoadError } from "../../src/ext/errors.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
@@ -155,5 +155,18 @@ describe("misbehaving extensions", () => {
     })).toBe(true);
     expect(await waitFor(() => readFileSync(lateConnection.log.path, "utf8").includes("unknown or expired id"), 3_000)).toBe(true);
     expect(lateConnection.closed).toBe(false);
+  });
+
+  test("tool_cancel is only sent to extensions that advertised it", async () => {
+    const root = tempDir();
+    const cancelLog = join(root, "cancels.txt");
+    const { manager } = host([behaveExtension(root, "plain", ["no-cancel-cap", "slow-tool=0.6", `cancel-log=${cancelLog}`])]);
+    await manager.start();
+    const registered = { name: "py_echo", description: "", schema: {}, deferred: false, interactive: false, extension: "plain" };
+    const timedOut = await callExtensionTool(manager.connection("plain"), registered, { text: "slow" }, { timeoutMs: 100 });
+    expect(timedOut).toMatchObject({ isError: true, status: "timed_out" });
+    // Wait until the late result arrived (logged as expired), then check no cancel was delivered.
+    expect(await waitFor(() => readFileSync(manager.connection("plain")!.log.path, "utf8").includes("unknown or expired id"), 3_000)).toBe(true);
+    expect(existsSync(cancelLog)).toBe(false);
   });
 });
