@@ -4,7 +4,7 @@
  * and sealed against the user's environment: the binary never autoloads a
  * bunfig.toml, .env, tsconfig.json or package.json at run time.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -19,6 +19,7 @@ const date = new Date().toISOString().slice(0, 10);
 const version = `${pkg.version} (${gitShortCommit()}, ${date})`;
 const outfile = process.argv[2] ?? join(root, "dist", "zot");
 mkdirSync(join(outfile, ".."), { recursive: true });
+const partial = `${outfile}.${process.pid}.partial`;
 
 const args = [
   process.execPath, "build", join(root, "src", "cli", "main.ts"),
@@ -28,11 +29,15 @@ const args = [
   "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
   "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
   `--define`, `ZOT_BUILD_VERSION=${JSON.stringify(version)}`,
-  "--outfile", outfile,
+  // Built beside the target and renamed over it, so a test or user running
+  // the old binary never sees a half-written file.
+  "--outfile", partial,
 ];
 const proc = Bun.spawnSync(args, { cwd: root, stdout: "inherit", stderr: "inherit" });
 if (!proc.success) {
+  rmSync(partial, { force: true });
   console.error(`build failed (exit ${proc.exitCode})`);
   process.exit(1);
 }
+renameSync(partial, outfile);
 console.log(`built ${outfile} — zot ${version}`);
