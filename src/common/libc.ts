@@ -1,0 +1,86 @@
+/**
+ * The few libc calls zot needs that Node's API lacks, through bun:ffi:
+ * prctl(PR_SET_CHILD_SUBREAPER) on Linux and flock(2) on Linux and macOS.
+ * libc is opened lazily on first use (never at import time) and at most
+ * once; on a platform or libc where it cannot be opened every call reports
+ * "unsupported" instead of throwing, so callers degrade explicitly.
+ */
+import type { Pointer } from "bun:ffi";
+
+export type LibcResult = { readonly ok: true } | { readonly ok: false; readonly reason: "unsupported" | "failed"; readonly errno?: number };
+
+interface LibcSymbols {
+  prctl?: (option: number, arg2: number, arg3: number, arg4: number, arg5: number) => number;
+  flock: (fd: number, operation: number) => number;
+  errnoLocation: () => Pointer | null;
+}
+
+const PR_SET_CHILD_SUBREAPER = 36;
+export const LOCK_SH = 1;
+export const LOCK_EX = 2;
+export const LOCK_NB = 4;
+export const LOCK_UN = 8;
+/** errno of a non-blocking flock on a file someone else holds (EWOULDBLOCK = EAGAIN). */
+export const EWOULDBLOCK = process.platform === "darwin" ? 35 : 11;
+
+let loaded: { symbols: LibcSymbols; read: (pointer: Pointer) => number } | null | undefined;
+
+function libc(): typeof loaded {
+  if (loaded !== undefined) return loaded;
+  loaded = null;
+  if (process.platform !== "linux" && process.platform !== "darwin") return loaded;
+  try {
+    // Required lazily: bun:ffi is only loaded by the modes that need it.
+    const ffi = require("bun:ffi") as typeof import("bun:ffi");
+    const { FFIType } = ffi;
+    const linux = process.platform === "linux";
+    const names = linux ? ["libc.so.6", "libc.so"] : ["libSystem.B.dylib"];
+    for (const name of names) {
+      try {
+        const lib = ffi.dlopen(name, {
+          flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+          [linux ? "__errno_location" : "__error"]: { args: [], returns: FFIType.ptr },
+          ...(linux
+            ? { prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 } }
+            : {}),
+        });
+        const symbols = lib.symbols as unknown as Record<string, (...args: number[]) => unknown>;
+        loaded = {
+          symbols: {
+            prctl: linux ? (symbols.prctl as LibcSymbols["prctl"]) : undefined,
+            flock: symbols.flock as LibcSymbols["flock"],
+            errnoLocation: symbols[linux ? "__errno_location" : "__error"] as LibcSymbols["errnoLocation"],
+          },
+          read: (pointer) => ffi.read.i32(pointer, 0),
+        };
+        return loaded;
+      } catch {
+        // try the next name
+      }
+    }
+  } catch {
+    // bun:ffi unavailable
+  }
+  return loaded;
+}
+
+function lastErrno(lib: NonNullable<typeof loaded>): number | undefined {
+  const pointer = lib.symbols.errnoLocation();
+  return pointer === null ? undefined : lib.read(pointer);
+}
+
+/** Linux: orphaned descendants are re-parented to this process instead of init. */
+export function becomeChildSubreaper(): LibcResult {
+  const lib = libc();
+  if (!lib?.symbols.prctl) return { ok: false, reason: "unsupported" };
+  if (lib.symbols.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) === 0) return { ok: true };
+  return { ok: false, reason: "failed", errno: lastErrno(lib) };
+}
+
+/** flock(2) on an open descriptor; `operation` is LOCK_SH / LOCK_EX / LOCK_UN, optionally | LOCK_NB. */
+export function flock(fd: number, operation: number): LibcResult {
+  const lib = libc();
+  if (!lib) return { ok: false, reason: "unsupported" };
+  if (lib.symbols.flock(fd, operation) === 0) return { ok: true };
+  return { ok: false, reason: "failed", errno: lastErrno(lib) };
+}
