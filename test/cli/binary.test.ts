@@ -1,8 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { runZot, tempDir, zotBinary } from "../support/binary.ts";
 import { behaveExtension, copyFixture, isAlive } from "../support/extensions.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 describe("the compiled binary", () => {
   test("runs alone: copied into an empty directory with PATH=/usr/bin:/bin and no node_modules", async () => {

@@ -1,10 +1,13 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dispatchCommandResponse, type CommandActionHandler } from "../../src/ext/host.ts";
 import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { tempDir } from "../support/binary.ts";
 import { behaveExtension, copyExample, copyFixture, quickExtension, hostsShutDownAfterEach, isAlive, waitFor } from "../support/extensions.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const hasJq = Bun.which("jq") !== null;
 const host = hostsShutDownAfterEach();

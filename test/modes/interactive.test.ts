@@ -9,7 +9,7 @@
  * /reload-ext picking up a renamed command. The key decoder and the editor
  * are also checked directly.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LineEditor } from "../../src/modes/interactive/editor.ts";
@@ -18,6 +18,9 @@ import { loadSession } from "../../src/session/index.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
 import { MODES_FIXTURES, createModeEnv, requestTexts, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 /** termios c_lflag bits (Linux and macOS agree on these two). */
 const ICANON = process.platform === "darwin" ? 0x100 : 0x2;

@@ -4,10 +4,13 @@
  * `error` line (also when setup fails before the agent runs), and the field
  * shapes match docs/json.md.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createModeEnv, parseJsonLines, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let env: ModeEnv;
 beforeEach(() => {

@@ -5,12 +5,15 @@
  * `done`, serialised prompts, abort, compact, exit on stdin close after
  * in-flight work, SIGTERM, and extension notes arriving as events.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
 import { MODES_FIXTURES, createModeEnv, requestTexts, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 type Json = Record<string, unknown>;
 

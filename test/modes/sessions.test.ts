@@ -6,7 +6,7 @@
  * SIGTERM in the middle of a turn leave a loadable session (and SIGTERM
  * shuts extensions down, exit 143).
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSession } from "../../src/session/index.ts";
@@ -14,6 +14,9 @@ import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
 import type { ScriptedReply } from "../support/model-server.ts";
 import { createModeEnv, requestMessages, requestTexts, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let env: ModeEnv;
 beforeEach(() => {

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createBashTool, formatDuration } from "../../src/tools/index.ts";
 import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
+import { isAlive } from "../support/processes.ts";
 
 const savedOutputs: string[] = [];
 afterAll(() => {
@@ -11,26 +12,11 @@ afterAll(() => {
 
 const bash = createBashTool();
 
-/** True while the process exists and is not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    if (existsSync("/proc/self")) return false;
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
 
 async function waitUntilGone(pids: readonly number[], ms: number): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const living = pids.filter(alive);
+    const living = pids.filter(isAlive);
     if (living.length === 0 || Date.now() > deadline) return living;
     await Bun.sleep(50);
   }
