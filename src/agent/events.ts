@@ -7,9 +7,10 @@
  *
  * toJsonEventLine(event) returns one JSON line (with its trailing "\n"):
  * `type` first, content blocks in their wire shapes (image data replaced by a
- * byte count, tool-call args parsed, thinking/reasoning omitted) and `<`, `>`,
+ * byte count, tool-call args parsed (raw text when malformed or too deep), thinking/reasoning omitted) and `<`, `>`,
  * `&`, U+2028, U+2029 escaped like Go's encoding/json.
  */
+import { MAX_VALUE_DEPTH, parseJson } from "../common/json.ts";
 import type { ContentBlock, StopReason, Usage } from "../providers/types.ts";
 import type { ToolResultContent, ToolStatus } from "../tools/types.ts";
 
@@ -64,14 +65,14 @@ export function usageEvent(turn: Usage, cumulative: Usage): AgentEvent {
   return { type: "usage", ...usageFields(turn), cumulative: usageFields(cumulative) };
 }
 
-/** Tool-call argument text as a JSON value: {} when blank, the raw text when malformed. */
+/**
+ * Tool-call argument text as a JSON value: {} when blank, the raw text when
+ * malformed or nested deeper than MAX_VALUE_DEPTH (a string always serialises).
+ */
 export function parseArgsForDisplay(raw: string): unknown {
   if (raw.trim() === "") return {};
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
+  const parsed = parseJson(raw, MAX_VALUE_DEPTH);
+  return parsed.ok ? parsed.value : raw;
 }
 
 /** Decoded size of base64 data without decoding it. */

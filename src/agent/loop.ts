@@ -4,7 +4,9 @@
  *
  * Per step: turn_start → hooks.beforeTurn (block → turn_end{error}, done,
  * "blocked") → one model call → assistant_start on the first stream event →
- * forwarded deltas → assistant message kept unless empty or aborted with tool
+ * forwarded deltas → tool-call arguments nested deeper than MAX_VALUE_DEPTH
+ * replaced by "{}" (their calls fail with an error result, tool-exec.ts
+ * boundToolCalls) → assistant message kept unless empty or aborted with tool
  * calls → hooks.onAssistantMessage → append + assistant_message (unless
  * hidden) → tool_call per call → usage → turn_end. A tool_use stop runs the
  * calls through the choke point (tool-exec.ts), appends one tool message and
@@ -35,12 +37,11 @@ import {
   isEmptyMessage,
   messageText,
   replaceMessageText,
-  toolCallsOf,
   toolResultMessage,
   userMessage,
 } from "./messages.ts";
 import { contextTokens, isPayloadTooLarge, runCompaction, shouldAutoCompact, type CompactionObserver } from "./compaction.ts";
-import { runToolBatch, type ToolRunEnvironment } from "./tool-exec.ts";
+import { boundToolCalls, runToolBatch, type ToolRunEnvironment } from "./tool-exec.ts";
 import { AGENT_ERROR_CODES, type AgentPersistence, type AgentTools, type PromptOutcome } from "./types.ts";
 
 export const ABORTED_MESSAGE = "aborted";
@@ -271,8 +272,9 @@ export async function runPrompt(
       return finishError(core, call.error);
     }
 
-    const { message, stop, usage } = call.result;
-    const calls = toolCallsOf(message);
+    const { stop, usage } = call.result;
+    // Too-deep tool arguments are refused here, before anything stores or serialises them.
+    const { message, calls } = boundToolCalls(call.result.message);
     const keep = !isEmptyMessage(message) && !(stop === "aborted" && calls.length > 0);
     if (keep) {
       await deliverAssistantMessage(core, message, signal);

@@ -3,12 +3,14 @@
  * §1.8): provider, model, reasoning, plus zot's auto_compact share. Unknown
  * fields are kept untouched (the original writes theme, inline images,
  * changelog markers). A missing file is an empty config; an unreadable or
- * invalid one yields a warning naming the file and field, and is ignored —
+ * invalid one (nested deeper than MAX_JSON_DEPTH included) yields a warning
+ * naming the file and field, and is ignored —
  * a broken config must not stop a scripted run.
  */
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { systemErrorCode } from "./errors.ts";
+import { MAX_JSON_DEPTH, parseJson } from "./json.ts";
 import { describeProblem, firstProblem } from "./validation.ts";
 
 const ConfigSchema = v.looseObject({
@@ -35,13 +37,13 @@ export function loadConfig(path: string): LoadedConfig {
     if (systemErrorCode(err) === "ENOENT") return { config: {} };
     return { config: {}, warning: `${path}: cannot be read (${systemErrorCode(err) ?? "error"}); ignored` };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return { config: {}, warning: `${path}: not valid JSON (${err instanceof Error ? err.message : String(err)}); ignored` };
+  const parsed = parseJson(text, MAX_JSON_DEPTH);
+  if (!parsed.ok) {
+    const problem = parsed.problem;
+    const detail = problem.kind === "too_deep" ? `JSON nested deeper than ${problem.limit} levels` : `not valid JSON (${problem.message})`;
+    return { config: {}, warning: `${path}: ${detail}; ignored` };
   }
-  const result = v.safeParse(ConfigSchema, raw);
+  const result = v.safeParse(ConfigSchema, parsed.value);
   if (!result.success) return { config: {}, warning: `${path}: ${describeProblem(firstProblem(result.issues))}; ignored` };
   return { config: result.output };
 }

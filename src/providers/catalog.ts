@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
+import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
 
 export interface Catalog {
@@ -216,13 +217,13 @@ export async function loadCatalog(modelsFile: string): Promise<Catalog> {
     if (systemErrorCode(err) === "ENOENT") return catalog;
     return { models: catalog.models, warnings: [`ignoring ${modelsFile}: ${errorMessage(err)}`] };
   }
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (err) {
-    return { models: catalog.models, warnings: [`ignoring ${modelsFile}: invalid JSON: ${errorMessage(err)}`] };
+  const parsed = parseJson(text, MAX_JSON_DEPTH);
+  if (!parsed.ok) {
+    const problem = parsed.problem;
+    const detail = problem.kind === "too_deep" ? `JSON nested deeper than ${problem.limit} levels` : `invalid JSON: ${problem.message}`;
+    return { models: catalog.models, warnings: [`ignoring ${modelsFile}: ${detail}`] };
   }
-  return applyModelsFile(catalog, document, modelsFile);
+  return applyModelsFile(catalog, parsed.value, modelsFile);
 }
 
 export const LIST_MODELS_HEADER =

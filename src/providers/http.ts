@@ -11,6 +11,7 @@
  * status and the provider's own error message (body read up to 4 KiB).
  */
 import { systemErrorCode } from "../common/errors.ts";
+import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import * as v from "valibot";
 import { ProviderError } from "./types.ts";
 
@@ -244,13 +245,9 @@ function asText(value: unknown): string | undefined {
 export function describeErrorBody(body: string): string {
   const trimmed = body.trim();
   if (trimmed === "") return "";
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(trimmed);
-  } catch {
-    return trimmed;
-  }
-  const result = v.safeParse(ErrorBodySchema, parsed);
+  const parsed = parseJson(trimmed, MAX_JSON_DEPTH);
+  if (!parsed.ok) return trimmed;
+  const result = v.safeParse(ErrorBodySchema, parsed.value);
   if (!result.success) return trimmed;
   const { error, message, detail } = result.output;
   if (typeof error === "string") return error;

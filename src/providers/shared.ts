@@ -2,13 +2,14 @@
  * Pieces every streaming client shares: the connection options every client
  * takes (`ClientOptions`), the request → SSE → decoder loop with its abort /
  * truncation rules (`runStream`), cost from catalog prices, event JSON parsing
- * that fails as ProviderError "malformed" (`taggedEventDecoder` for dialects
+ * (nesting bounded by MAX_JSON_DEPTH) that fails as ProviderError "malformed" (`taggedEventDecoder` for dialects
  * whose events carry a `type` tag), the decoder rules the dialects
  * need (tool_use_end emitted once per call, OpenAI cached-token accounting),
  * and the transcript clean-up applied before any request is built (orphan
  * tool results dropped).
  */
 import * as v from "valibot";
+import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { postStream, type PostStreamOptions } from "./http.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 import {
@@ -46,13 +47,12 @@ export function computeCost(usage: Usage, model: ModelInfo): number {
   );
 }
 
-/** Parses one event's JSON payload; unparseable text is ProviderError "malformed". */
+/** Parses one event's JSON payload; unparseable or too deeply nested text is ProviderError "malformed". */
 export function parseEventJson(label: string, event: SseEvent): unknown {
-  try {
-    return JSON.parse(event.data);
-  } catch {
-    throw new ProviderError("malformed", `${label}: unparseable ${event.event} event: ${event.data.slice(0, 120)}`);
-  }
+  const parsed = parseJson(event.data, MAX_JSON_DEPTH);
+  if (parsed.ok) return parsed.value;
+  const detail = parsed.problem.kind === "too_deep" ? `${describeJsonProblem(parsed.problem)}: ` : "";
+  throw new ProviderError("malformed", `${label}: unparseable ${event.event} event: ${detail}${event.data.slice(0, 120)}`);
 }
 
 /** The string `type` field of an event payload, if any (to skip unknown event kinds). */
@@ -102,15 +102,17 @@ export function taggedEventDecoder<TSchema extends TaggedEventSchema>(
   };
 }
 
-/** Tool-call arguments as a JSON object; empty or invalid text becomes {}. */
+/**
+ * Tool-call arguments as a JSON object; empty, invalid or too deeply nested
+ * (over MAX_VALUE_DEPTH, e.g. from a session written before the bound) text
+ * becomes {}, so the request body always serialises.
+ */
 export function argumentsObject(raw: string): Record<string, unknown> {
   if (raw.trim() === "") return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  const parsed = parseJson(raw, MAX_VALUE_DEPTH);
+  if (!parsed.ok) return {};
+  const value = parsed.value;
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 export function dataUrl(mimeType: string, data: string): string {
