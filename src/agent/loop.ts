@@ -4,9 +4,11 @@
  *
  * Per step: turn_start → hooks.beforeTurn (block → turn_end{error}, done,
  * "blocked") → one model call → assistant_start on the first stream event →
- * forwarded deltas → assistant message kept unless empty or aborted with tool
- * calls → hooks.onAssistantMessage → append + assistant_message (unless
- * hidden) → tool_call per call → usage → turn_end. A tool_use stop runs the
+ * forwarded deltas → usage (when the stream ends, before the message, where
+ * the original zot emits it) → assistant message kept unless empty or
+ * aborted with tool calls → hooks.onAssistantMessage → append +
+ * assistant_message (unless hidden) → tool_call per call → turn_end. The
+ * usage row is persisted after the message row. A tool_use stop runs the
  * calls through the choke point (tool-exec.ts), appends one tool message and
  * loops. The last event of every prompt is exactly one `done` (normal end or
  * blocked turn) or `error` (failure, abort, max steps).
@@ -272,6 +274,10 @@ export async function runPrompt(
     }
 
     const { message, stop, usage } = call.result;
+    core.lastContextTokens = contextTokens(usage);
+    addUsage(core.cumulative, usage);
+    emit(usageEvent(usage, core.cumulative));
+
     const calls = toolCallsOf(message);
     const keep = !isEmptyMessage(message) && !(stop === "aborted" && calls.length > 0);
     if (keep) {
@@ -280,11 +286,7 @@ export async function runPrompt(
         emit({ type: "tool_call", id: toolCall.id, name: toolCall.name, args: parseArgsForDisplay(toolCall.arguments) });
       }
     }
-
-    core.lastContextTokens = contextTokens(usage);
-    addUsage(core.cumulative, usage);
     core.persistence?.onUsage(usage, core.cumulative);
-    emit(usageEvent(usage, core.cumulative));
 
     if (stop === "error") {
       const error = new ZotError(AGENT_ERROR_CODES.modelError, "the model response ended with an error", {
