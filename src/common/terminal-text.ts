@@ -211,6 +211,17 @@ export class TerminalTextSanitizer {
   }
 }
 
+/**
+ * For a byte stream (a log file read in chunks): decodes UTF-8 across chunk
+ * boundaries and sanitizes across them; each call returns the text that is
+ * safe to show so far.
+ */
+export function createByteStreamSanitizer(): (chunk: Uint8Array) => string {
+  const decoder = new TextDecoder();
+  const sanitizer = new TerminalTextSanitizer();
+  return (chunk) => sanitizer.push(decoder.decode(chunk, { stream: true }));
+}
+
 /** One complete text made safe for a terminal (an unfinished trailing sequence is dropped). */
 export function sanitizeTerminalText(text: string): string {
   if (!UNSAFE.test(text)) return text;

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   MAX_SGR_LENGTH,
+  createByteStreamSanitizer,
   TerminalTextSanitizer,
   escapeJsonForTerminal,
   sanitizeTerminalText as clean,
@@ -148,6 +149,16 @@ describe("random input", () => {
       const cut = next(text.length + 1);
       const streamed = sanitizer.push(text.slice(0, cut)) + sanitizer.push(text.slice(cut));
       expect(streamed).toBe(clean(text));
+    }
+  });
+});
+
+describe("createByteStreamSanitizer", () => {
+  test("UTF-8 characters and escape sequences split between byte chunks come out whole", () => {
+    const bytes = new TextEncoder().encode(`é日${ESC}]0;title${BEL}🎉${ESC}[1mb${ESC}[0m`);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const sanitize = createByteStreamSanitizer();
+      expect(sanitize(bytes.subarray(0, cut)) + sanitize(bytes.subarray(cut))).toBe(`é日🎉${ESC}[1mb${ESC}[0m`);
     }
   });
 });

@@ -5,10 +5,12 @@
  * title sets, OSC 52 clipboard writes, OSC 8 links, screen clears, cursor
  * moves, the alternate screen, 8-bit CSI and a carriage return. On the
  * terminal none of them arrive but SGR colours do; through pipes the raw
- * text is unchanged. Print, JSON and interactive mode, stdout and stderr.
+ * text is unchanged. Print, JSON and interactive mode, stdout and stderr;
+ * `zot ext logs` (a sequence split across its 64 KiB read chunks),
+ * `zot ext doctor` and the --resume picker.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cpSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
@@ -172,5 +174,45 @@ describe("a terminal gets sanitized text, a pipe the raw text", () => {
     expectNoForbidden(run.output(), { carriageReturns: true });
     run.type("/exit\r");
     expect(await run.exited()).toBe(0);
+  });
+});
+
+describe("zot ext and the session picker on a terminal", () => {
+  test("ext logs: an extension's log is sanitized on a terminal, also across read chunks; raw through a pipe", async () => {
+    mkdirSync(join(env.home, "logs"), { recursive: true });
+    const log = join(env.home, "logs", "ext-noisy.log");
+    // The title sequence straddles the 64 KiB boundary at which the log is read.
+    const content = `${"x".repeat(64 * 1024 - 5)}\x1b]0;PWNED-TITLE\x07 after the chunk ${HOSTILE}\nlog-end\n`;
+    writeFileSync(log, content);
+    const run = await inTerminal(["ext", "logs", "noisy"]);
+    expect(await run.exited()).toBe(0);
+    await run.waitFor("log-end");
+    expect(run.output()).toContain(" after the chunk start \x1b[31mRED\x1b[0m link safeEVIL end");
+    expectNoForbidden(run.output());
+
+    const piped = await env.run(["ext", "logs", "noisy"]);
+    expect(piped.stdout).toBe(readFileSync(log, "utf8"));
+  });
+
+  test("ext doctor: notes and names an extension sent are sanitized on a terminal", async () => {
+    cpSync(join(MODES_FIXTURES, "hostile-text"), join(env.home, "extensions", "hostile-text"), { recursive: true });
+    const run = await inTerminal(["ext", "doctor", "--cwd", env.cwd]);
+    expect(await run.exited()).toBe(0);
+    await run.waitFor("no problems found");
+    expect(run.output()).toContain("note-text");
+    expectNoForbidden(run.output());
+  });
+
+  test("--resume: a session's first prompt is sanitized in the picker", async () => {
+    env.server.enqueue({ type: "text", text: "ok" });
+    const first = await env.run(["-p", HOSTILE, ...env.providerArgs()]);
+    expect(first.code).toBe(0);
+    const run = await inTerminal(["-p", "again", "--resume", ...env.providerArgs()]);
+    await run.waitFor("resume which session?");
+    run.type("\r");
+    expect(await run.exited()).toBe(1);
+    // The label is cut at 70 characters (counting the raw text), so only its start shows.
+    expect(run.output()).toContain("2 msgs    start \x1b[31mRED");
+    expectNoForbidden(run.output());
   });
 });
