@@ -24,7 +24,6 @@
  * equivalent for a parser while escaping the C1 and DEL characters that
  * JSON allows raw in strings; C0 controls are already escaped by JSON.
  */
-import { isatty } from "node:tty";
 
 /** Longest SGR parameter string kept (`38;2;255;255;255;48;2;…`); longer ones are dropped. */
 export const MAX_SGR_LENGTH = 256;
@@ -36,178 +35,163 @@ const ESC = 0x1b;
 const BEL = 0x07;
 const CAN = 0x18;
 const SUB = 0x1a;
-const C1_CSI = 0x9b;
-const C1_ST = 0x9c;
 
-const State = {
-  Ground: 0,
-  Escape: 1,
-  EscapeIntermediate: 2,
-  Csi: 3,
-  /** OSC, DCS, SOS, PM, APC: payload discarded until BEL / ST. */
-  ControlString: 4,
-  ControlStringEscape: 5,
-} as const;
-type State = (typeof State)[keyof typeof State];
-
-function isKeptControl(code: number): boolean {
-  return code === 0x0a || code === 0x09;
-}
-
-function isPlain(code: number): boolean {
-  return (code >= 0x20 && code < 0x7f) || code >= 0xa0 || isKeptControl(code);
-}
-
-/** `ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`: the string-carrying sequences. */
-function opensControlString(code: number): boolean {
-  return code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f;
-}
-
-/** 8-bit OSC, DCS, SOS, PM, APC. */
-function isC1ControlString(code: number): boolean {
-  return code === 0x9d || code === 0x90 || code === 0x98 || code === 0x9e || code === 0x9f;
-}
+// Scanner states.
+const GROUND = 0;
+const ESCAPE = 1;
+const ESCAPE_INTERMEDIATE = 2;
+const CSI = 3;
+/** OSC, DCS, SOS, PM, APC: payload discarded until BEL / ST. */
+const CONTROL_STRING = 4;
+const CONTROL_STRING_ESCAPE = 5;
+type ScanState = typeof GROUND | typeof ESCAPE | typeof ESCAPE_INTERMEDIATE | typeof CSI | typeof CONTROL_STRING | typeof CONTROL_STRING_ESCAPE;
 
 /**
  * Stateful sanitizer for text arriving in pieces (streamed deltas): push()
  * returns what is safe to show so far and holds an unfinished escape
- * sequence until the next piece completes (or discards) it.
+ * sequence until the next piece completes (or discards) it. One pass over
+ * the characters, no per-character allocation; a piece without any control
+ * character costs one regex test.
  */
 export class TerminalTextSanitizer {
-  #state: State = State.Ground;
-  /** SGR candidate parameters collected so far (Csi state). */
+  #state: ScanState = GROUND;
+  /** Parameters of an SGR candidate carried over from earlier pieces. */
   #params = "";
   /** The CSI in progress can still be an SGR worth keeping. */
   #sgr = false;
 
   push(chunk: string): string {
-    if (this.#state === State.Ground && !UNSAFE.test(chunk)) return chunk;
+    let state = this.#state;
+    // Text up to the first control character needs no look (in ground state).
+    const first = state === GROUND ? chunk.search(UNSAFE) : 0;
+    if (first === -1) return chunk;
+    let params = this.#params;
+    let sgr = this.#sgr;
+    /** Where this piece's part of the CSI parameters starts. */
+    let csiStart = 0;
     let out = "";
     let runStart = 0;
-    let i = 0;
-    while (i < chunk.length) {
-      const code = chunk.charCodeAt(i);
-      if (this.#state === State.Ground) {
-        if (isPlain(code)) {
-          i++;
-          continue;
+    const length = chunk.length;
+    for (let i = first; i < length; i++) {
+      let code = chunk.charCodeAt(i);
+      if (state === GROUND) {
+        // Skip the run of plain text in a tight loop.
+        while ((code >= 0x20 && code < 0x7f) || code >= 0xa0 || code === 0x0a || code === 0x09) {
+          if (++i === length) break;
+          code = chunk.charCodeAt(i);
         }
-        if (i > runStart) out += chunk.slice(runStart, i);
-        this.#enterFromGround(code);
-        i++;
-        runStart = i;
-        continue;
+        if (i === length) break;
       }
-      const emitted = this.#step(code);
-      if (emitted === undefined) {
-        // The sequence was aborted by this character: read it again as text.
-        runStart = i;
-        continue;
+      switch (state) {
+        case GROUND:
+          if (i > runStart) out += chunk.slice(runStart, i);
+          runStart = i + 1;
+          if (code === ESC) state = ESCAPE;
+          else if (code === 0x9b) {
+            // 8-bit CSI: consumed like ESC [, never kept.
+            state = CSI;
+            sgr = false;
+            params = "";
+            csiStart = i + 1;
+          } else if (code === 0x9d || code === 0x90 || code === 0x98 || code === 0x9e || code === 0x9f) state = CONTROL_STRING;
+          // any other C0, DEL or C1 control is dropped
+          continue;
+        case ESCAPE:
+          if (code === 0x5b) {
+            state = CSI;
+            sgr = true;
+            params = "";
+            csiStart = i + 1;
+          } else if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) state = CONTROL_STRING;
+          else if (code >= 0x20 && code <= 0x2f) state = ESCAPE_INTERMEDIATE;
+          else if ((code >= 0x30 && code <= 0x7e) || code === CAN || code === SUB) {
+            state = GROUND;
+            runStart = i + 1;
+          } else if (code !== ESC) {
+            // Not a sequence after all: read this character again as text.
+            state = GROUND;
+            runStart = i;
+            i--;
+          }
+          continue;
+        case ESCAPE_INTERMEDIATE:
+          if (code >= 0x20 && code <= 0x2f) continue;
+          if ((code >= 0x30 && code <= 0x7e) || code === CAN || code === SUB) {
+            state = GROUND;
+            runStart = i + 1;
+          } else if (code === ESC) state = ESCAPE;
+          else {
+            state = GROUND;
+            runStart = i;
+            i--;
+          }
+          continue;
+        case CSI:
+          if (code >= 0x30 && code <= 0x3f) {
+            // Parameter bytes: only digits, ":" and ";" can make an SGR.
+            if (code > 0x3b) sgr = false;
+            continue;
+          }
+          if (code >= 0x20 && code <= 0x2f) {
+            sgr = false;
+            continue;
+          }
+          if (code >= 0x40 && code <= 0x7e) {
+            if (sgr && code === 0x6d) {
+              const all = params + chunk.slice(csiStart, i);
+              if (all.length <= MAX_SGR_LENGTH) out += `\x1b[${all}m`;
+            }
+            state = GROUND;
+            runStart = i + 1;
+          } else if (code === ESC) state = ESCAPE;
+          else if (code === CAN || code === SUB) {
+            state = GROUND;
+            runStart = i + 1;
+          } else {
+            state = GROUND;
+            runStart = i;
+            i--;
+          }
+          params = "";
+          continue;
+        case CONTROL_STRING:
+          if (code === BEL || code === 0x9c || code === CAN || code === SUB) {
+            state = GROUND;
+            runStart = i + 1;
+          } else if (code === ESC) state = CONTROL_STRING_ESCAPE;
+          continue;
+        case CONTROL_STRING_ESCAPE:
+          if (code === 0x5c) {
+            state = GROUND;
+            runStart = i + 1;
+          } else {
+            // An ESC that is not ST ends the string and starts a new sequence.
+            state = ESCAPE;
+            i--;
+          }
+          continue;
       }
-      out += emitted;
-      i++;
-      runStart = i;
     }
-    if (this.#state === State.Ground && i > runStart) out += chunk.slice(runStart, i);
+    if (state === GROUND) {
+      if (runStart < length) out += runStart === 0 ? chunk : chunk.slice(runStart);
+    } else if (state === CSI && sgr) {
+      params += chunk.slice(csiStart);
+      if (params.length > MAX_SGR_LENGTH) {
+        sgr = false;
+        params = "";
+      }
+    }
+    this.#state = state;
+    this.#params = state === CSI ? params : "";
+    this.#sgr = sgr;
     return out;
   }
 
   /** Forgets an unfinished sequence (the text ended in the middle of it). */
   reset(): void {
-    this.#state = State.Ground;
+    this.#state = GROUND;
     this.#params = "";
     this.#sgr = false;
-  }
-
-  #enterFromGround(code: number): void {
-    if (code === ESC) this.#state = State.Escape;
-    else if (code === C1_CSI) this.#startCsi(false);
-    else if (isC1ControlString(code)) this.#state = State.ControlString;
-    // any other C0, DEL or C1 control is dropped
-  }
-
-  #startCsi(keepable: boolean): void {
-    this.#state = State.Csi;
-    this.#params = "";
-    this.#sgr = keepable;
-  }
-
-  /**
-   * One character inside a sequence. Returns the text to emit ("" mostly, a
-   * complete SGR at its final byte), or undefined when the character ended
-   * the sequence without belonging to it and must be read again as text.
-   */
-  #step(code: number): string | undefined {
-    switch (this.#state) {
-      case State.Escape:
-        if (code === 0x5b) this.#startCsi(true);
-        else if (opensControlString(code)) this.#state = State.ControlString;
-        else if (code >= 0x20 && code <= 0x2f) this.#state = State.EscapeIntermediate;
-        else if (code >= 0x30 && code <= 0x7e) this.#state = State.Ground;
-        else if (code === ESC) this.#state = State.Escape;
-        else if (code === CAN || code === SUB) this.#state = State.Ground;
-        else return this.#abort();
-        return "";
-      case State.EscapeIntermediate:
-        if (code >= 0x20 && code <= 0x2f) return "";
-        if (code >= 0x30 && code <= 0x7e) this.#state = State.Ground;
-        else if (code === ESC) this.#state = State.Escape;
-        else if (code === CAN || code === SUB) this.#state = State.Ground;
-        else return this.#abort();
-        return "";
-      case State.Csi:
-        return this.#csi(code);
-      case State.ControlString:
-        if (code === BEL || code === C1_ST || code === CAN || code === SUB) this.#state = State.Ground;
-        else if (code === ESC) this.#state = State.ControlStringEscape;
-        return "";
-      case State.ControlStringEscape:
-        if (code === 0x5c) {
-          this.#state = State.Ground;
-          return "";
-        }
-        // An ESC that is not ST ends the string and starts a new sequence.
-        this.#state = State.Escape;
-        return this.#step(code);
-      case State.Ground:
-        return undefined;
-    }
-  }
-
-  #csi(code: number): string | undefined {
-    if (code >= 0x30 && code <= 0x3f) {
-      // Parameter bytes: only digits, ";" and ":" can make an SGR.
-      if (this.#sgr && code <= 0x3b) {
-        if (this.#params.length < MAX_SGR_LENGTH) this.#params += String.fromCharCode(code);
-        else this.#sgr = false;
-      } else this.#sgr = false;
-      return "";
-    }
-    if (code >= 0x20 && code <= 0x2f) {
-      this.#sgr = false;
-      return "";
-    }
-    if (code >= 0x40 && code <= 0x7e) {
-      const keep = this.#sgr && code === 0x6d;
-      const params = this.#params;
-      this.reset();
-      return keep ? `\x1b[${params}m` : "";
-    }
-    if (code === ESC) {
-      this.reset();
-      this.#state = State.Escape;
-      return "";
-    }
-    if (code === CAN || code === SUB) {
-      this.reset();
-      return "";
-    }
-    return this.#abort();
-  }
-
-  #abort(): undefined {
-    this.reset();
-    return undefined;
   }
 }
 
@@ -238,27 +222,35 @@ export function escapeJsonForTerminal(json: string): string {
 let stdoutTerminal: boolean | undefined;
 let stderrTerminal: boolean | undefined;
 
+/** isatty(2), loaded on first use: node:tty costs milliseconds of startup that --version must not pay. */
+function isTerminal(fd: 1 | 2): boolean {
+  const tty = require("node:tty") as typeof import("node:tty");
+  return tty.isatty(fd);
+}
+
 export function stdoutIsTerminal(): boolean {
-  stdoutTerminal ??= isatty(1);
+  stdoutTerminal ??= isTerminal(1);
   return stdoutTerminal;
 }
 
 export function stderrIsTerminal(): boolean {
-  stderrTerminal ??= isatty(2);
+  stderrTerminal ??= isTerminal(2);
   return stderrTerminal;
 }
 
-/** Text for stdout: sanitized when stdout is a terminal, raw otherwise. */
+/** Text for stdout: sanitized when stdout is a terminal, raw otherwise (text without controls is never looked at twice). */
 export function forStdout(text: string): string {
-  return stdoutIsTerminal() ? sanitizeTerminalText(text) : text;
+  return UNSAFE.test(text) && stdoutIsTerminal() ? sanitizeTerminalText(text) : text;
 }
+
+const JSON_UNSAFE_TEST = /[\x7f-\x9f]/;
 
 /** A JSON line for stdout: C1 / DEL escaped when stdout is a terminal, raw otherwise. */
 export function jsonForStdout(line: string): string {
-  return stdoutIsTerminal() ? escapeJsonForTerminal(line) : line;
+  return JSON_UNSAFE_TEST.test(line) && stdoutIsTerminal() ? escapeJsonForTerminal(line) : line;
 }
 
 /** Text for stderr: sanitized when stderr is a terminal, raw otherwise. */
 export function forStderr(text: string): string {
-  return stderrIsTerminal() ? sanitizeTerminalText(text) : text;
+  return UNSAFE.test(text) && stderrIsTerminal() ? sanitizeTerminalText(text) : text;
 }
