@@ -17,12 +17,19 @@
  * return could overwrite what is already on the line, so CRLF becomes LF)
  * and backspace included. A sequence cut off by the end of the text is
  * dropped; a streaming sanitizer holds it across chunks instead, so a
- * sequence split between two streamed deltas is recognised whole. An SGR
- * longer than MAX_SGR_LENGTH parameter characters is dropped.
+ * sequence split between two streamed deltas is recognised whole. A
+ * sequence interrupted by a character that cannot belong to it (CAN, SUB, a
+ * newline, a non-ASCII letter) is dropped and that character is read again
+ * as text. An SGR longer than MAX_SGR_LENGTH parameter characters is
+ * dropped; nothing is buffered beyond that, whatever the input.
  *
- * escapeJsonForTerminal keeps JSON output (--json, rpc) byte-for-byte
- * equivalent for a parser while escaping the C1 and DEL characters that
- * JSON allows raw in strings; C0 controls are already escaped by JSON.
+ * escapeJsonForTerminal keeps JSON output (--json, rpc) equivalent for any
+ * parser while escaping the C1 and DEL characters that JSON allows raw in
+ * strings; C0 controls are already escaped by JSON.
+ *
+ * forStdout / forStderr / jsonForStdout apply these only when the stream is
+ * a terminal and the text holds a control character; the isatty check
+ * (node:tty) is loaded on first need, never at startup.
  */
 
 /** Longest SGR parameter string kept (`38;2;255;255;255;48;2;…`); longer ones are dropped. */
