@@ -4,11 +4,13 @@
  *
  * Per step: turn_start → hooks.beforeTurn (block → turn_end{error}, done,
  * "blocked") → one model call → assistant_start on the first stream event →
- * forwarded deltas → tool-call arguments nested deeper than MAX_VALUE_DEPTH
- * replaced by "{}" (their calls fail with an error result, tool-exec.ts
- * boundToolCalls) → assistant message kept unless empty or aborted with tool
- * calls → hooks.onAssistantMessage → append + assistant_message (unless
- * hidden) → tool_call per call → usage → turn_end. A tool_use stop runs the
+ * forwarded deltas → usage (when the stream ends, before the message, where
+ * the original zot emits it) → tool-call arguments nested deeper than
+ * MAX_VALUE_DEPTH replaced by "{}" (their calls fail with an error result,
+ * tool-exec.ts boundToolCalls) → assistant message kept unless empty or
+ * aborted with tool calls → hooks.onAssistantMessage → append +
+ * assistant_message (unless hidden) → tool_call per call → turn_end. The
+ * usage row is persisted after the message row. A tool_use stop runs the
  * calls through the choke point (tool-exec.ts), appends one tool message and
  * loops. The last event of every prompt is exactly one `done` (normal end or
  * blocked turn) or `error` (failure, abort, max steps).
@@ -273,6 +275,10 @@ export async function runPrompt(
     }
 
     const { stop, usage } = call.result;
+    core.lastContextTokens = contextTokens(usage);
+    addUsage(core.cumulative, usage);
+    emit(usageEvent(usage, core.cumulative));
+
     // Too-deep tool arguments are refused here, before anything stores or serialises them.
     const { message, calls } = boundToolCalls(call.result.message);
     const keep = !isEmptyMessage(message) && !(stop === "aborted" && calls.length > 0);
@@ -282,11 +288,7 @@ export async function runPrompt(
         emit({ type: "tool_call", id: toolCall.id, name: toolCall.name, args: parseArgsForDisplay(toolCall.arguments) });
       }
     }
-
-    core.lastContextTokens = contextTokens(usage);
-    addUsage(core.cumulative, usage);
     core.persistence?.onUsage(usage, core.cumulative);
-    emit(usageEvent(usage, core.cumulative));
 
     if (stop === "error") {
       const error = new ZotError(AGENT_ERROR_CODES.modelError, "the model response ended with an error", {

@@ -20,7 +20,7 @@ async function run(argv: readonly string[]): Promise<number> {
     const { runExtCli } = await import("./ext-command.ts");
     return runExtCli(argv.slice(1));
   }
-  const { parseMainFlags, mainHelp } = await import("./flags.ts");
+  const { parseMainFlags, mainHelp, checkModes } = await import("./flags.ts");
   const flags = parseMainFlags(first === "rpc" ? ["--rpc", ...argv.slice(1)] : argv);
   if (flags.help) {
     await writeStdout(mainHelp());
@@ -30,6 +30,7 @@ async function run(argv: readonly string[]): Promise<number> {
     await writeStdout(`zot ${ZOT_VERSION}\n`);
     return 0;
   }
+  checkModes(flags);
   const { runMode } = await import("../modes/index.ts");
   return runMode(flags);
 }

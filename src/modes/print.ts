@@ -3,9 +3,11 @@
  * text of the last assistant message that had text (its text blocks joined
  * by "\n", as shown to the user, so extension rewrites and hidden messages
  * are respected) plus a newline, or an extension's `display` text. Failures
- * print nothing on stdout (the runner reports them on stderr).
+ * print nothing on stdout (the runner reports them on stderr). On a terminal
+ * the text is sanitized (common/terminal-text.ts); a pipe gets it raw.
  */
 import type { AgentEvent } from "../agent/events.ts";
+import { forStdout } from "../common/terminal-text.ts";
 import { StdoutWriter, type HeadlessOutput } from "./output.ts";
 
 function visibleText(event: Extract<AgentEvent, { type: "assistant_message" }>): string {
@@ -32,7 +34,7 @@ export function createPrintOutput(writer: StdoutWriter = new StdoutWriter()): He
     },
     succeeded() {
       const text = displayed ?? finalText;
-      if (text !== undefined && text !== "") writer.write(withNewline(text));
+      if (text !== undefined && text !== "") writer.write(forStdout(withNewline(text)));
     },
     failed() {},
     flush: () => writer.flush(),

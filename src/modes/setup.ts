@@ -225,8 +225,8 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   const { flags, options, warn } = input;
   const cwd = resolveWorkingDirectory(flags.cwd);
   const paths = zotPaths();
-  const { config, warning: configWarning } = loadConfig(paths.configFile);
-  if (configWarning !== undefined) warn(`zot: warning: ${configWarning}\n`);
+  const { config, warnings: configWarnings } = loadConfig(paths.configFile);
+  for (const warning of configWarnings) warn(`zot: warning: ${warning}\n`);
   const catalog = await loadCatalog(paths.modelsFile);
   for (const warning of catalog.warnings) warn(`zot: warning: ${warning}\n`);
   const { resolved, credential } = await resolveProvider(flags, config, catalog, paths);

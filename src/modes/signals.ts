@@ -4,16 +4,19 @@
  * cleanup runs (session closed, extensions stopped); a second signal exits at
  * once (the extension host's exit hook still kills every extension process
  * group). Also the synchronous stderr writer the modes use so warnings keep
- * their order with the CLI's final error line.
+ * their order with the CLI's final error line; on a terminal it writes the
+ * text through the terminal sanitizer (warnings and extension notes quote
+ * outside text).
  */
 import { writeSync } from "node:fs";
+import { forStderr } from "../common/terminal-text.ts";
 
 export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 export type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 export function writeStderrSync(text: string): void {
   try {
-    writeSync(2, text);
+    writeSync(2, forStderr(text));
   } catch {
     // stderr is gone; nothing else to tell
   }

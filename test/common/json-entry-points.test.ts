@@ -88,7 +88,7 @@ describe("files", () => {
   test("config.json: ignored with a warning naming the file", () => {
     const path = join(dir, "config.json");
     writeFileSync(path, deep);
-    expect(loadConfig(path)).toEqual({ config: {}, warning: `${path}: JSON nested deeper than 256 levels; ignored` });
+    expect(loadConfig(path)).toEqual({ config: {}, warnings: [`${path}: JSON nested deeper than 256 levels; ignored`] });
   });
 
   test("models.json: ignored with a warning naming the file", async () => {

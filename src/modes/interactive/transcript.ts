@@ -7,10 +7,14 @@
  * plainly. Each tool call is one dim line `● name  preview`; its result is a
  * short summary (first lines, the bash `[exit N]` line), red when it failed.
  * Outcomes, notes and the status line are printed by the app through the
- * helpers here. Everything goes through the Screen.
+ * helpers here. Everything goes through the Screen (which sanitizes what it
+ * writes); the streamed deltas are sanitized on arrival by a streaming
+ * sanitizer, so an escape sequence split across two deltas is still removed
+ * whole and the collected text never holds half of one.
  */
 import type { AgentEvent } from "../../agent/events.ts";
 import { toolPreview } from "../../agent/permissions.ts";
+import { TerminalTextSanitizer, sanitizeTerminalText } from "../../common/terminal-text.ts";
 import type { Usage } from "../../providers/types.ts";
 import { fitWidth, type Screen } from "./screen.ts";
 import type { Style } from "./style.ts";
@@ -45,6 +49,7 @@ export class Transcript {
   readonly #screen: Screen;
   readonly #style: Style;
   #stream = "";
+  readonly #streamSanitizer = new TerminalTextSanitizer();
 
   constructor(screen: Screen, style: Style) {
     this.#screen = screen;
@@ -55,9 +60,10 @@ export class Transcript {
     switch (event.type) {
       case "assistant_start":
         this.#stream = "";
+        this.#streamSanitizer.reset();
         return;
       case "text_delta":
-        this.#stream += event.delta;
+        this.#stream += this.#streamSanitizer.push(event.delta);
         this.#screen.refresh();
         return;
       case "assistant_message": {
@@ -91,7 +97,9 @@ export class Transcript {
 
   markdown(text: string): void {
     const width = this.#screen.width;
-    const rendered = Bun.markdown.ansi(text, { colors: this.#style.color, columns: Math.max(20, width - 1) });
+    // The renderer drops a bare ESC but prints the rest of a sequence ("[2J") as text: remove sequences first.
+    const source = Bun.stripANSI(sanitizeTerminalText(text));
+    const rendered = Bun.markdown.ansi(source, { colors: this.#style.color, columns: Math.max(20, width - 1) });
     this.#screen.print(rendered.replace(/\n+$/, ""));
   }
 
