@@ -3,7 +3,8 @@
  * reproduced). Operates on the mutable AgentCore owned by AgentSession.
  *
  * Per step: turn_start → hooks.beforeTurn (block → turn_end{error}, done,
- * "blocked") → one model call → assistant_start on the first stream event →
+ * "blocked") → one model call (any `retry` events first) → assistant_start on
+ * the first stream event →
  * forwarded deltas → assistant message kept unless empty or aborted with tool
  * calls → hooks.onAssistantMessage → append + assistant_message (unless
  * hidden) → tool_call per call → usage → turn_end. A tool_use stop runs the
@@ -135,6 +136,10 @@ async function callModel(core: AgentCore, system: string, signal: AbortSignal): 
   const { emit } = core;
   let started = false;
   const forward = (event: StreamEvent): void => {
+    if (event.type === "retry") {
+      emit(event); // before the response starts: no assistant_start yet
+      return;
+    }
     if (!started) {
       started = true;
       emit({ type: "assistant_start" });
