@@ -11,7 +11,8 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
-import { startModelServer, startResettingProxy } from "../support/model-server.ts";
+import { startModelServer } from "../support/model-server.ts";
+import { startResettingProxy } from "../support/resetting-proxy.ts";
 import { createModeEnv, parseJsonLines, type ModeEnv } from "../modes/helpers.ts";
 
 let env: ModeEnv;

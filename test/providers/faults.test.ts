@@ -4,7 +4,8 @@ import { ProviderError, type StreamEvent } from "../../src/providers/types.ts";
 import { DEFAULT_STALL_TIMEOUT_MS, resolveKeepaliveTimeoutMs, resolveMaxResponseBytes, resolveStallTimeoutMs } from "../../src/providers/http.ts";
 import type { RetryPolicy } from "../../src/providers/retry.ts";
 import { SSE_MAX_EVENT_CHARS, SSE_MAX_LINE_CHARS } from "../../src/providers/sse.ts";
-import { startModelServer, startResettingProxy } from "../support/model-server.ts";
+import { startModelServer } from "../support/model-server.ts";
+import { startResettingProxy } from "../support/resetting-proxy.ts";
 import { recorder, rejection, request, testModel, useModelServer, userText } from "./helpers.ts";
 
 const server = useModelServer();
