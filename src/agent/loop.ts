@@ -3,14 +3,14 @@
  * reproduced). Operates on the mutable AgentCore owned by AgentSession.
  *
  * Per step: turn_start → hooks.beforeTurn (block → turn_end{error}, done,
- * "blocked") → one model call → assistant_start on the first stream event →
- * forwarded deltas → usage (when the stream ends, before the message, where
- * the original zot emits it) → tool-call arguments nested deeper than
- * MAX_VALUE_DEPTH replaced by "{}" (their calls fail with an error result,
- * tool-exec.ts boundToolCalls) → assistant message kept unless empty or
- * aborted with tool calls → hooks.onAssistantMessage → append +
- * assistant_message (unless hidden) → tool_call per call → turn_end. The
- * usage row is persisted after the message row. A tool_use stop runs the
+ * "blocked") → one model call (any `retry` events first) → assistant_start on
+ * the first stream event → forwarded deltas → usage (when the stream ends,
+ * before the message, where the original zot emits it) → tool-call arguments
+ * nested deeper than MAX_VALUE_DEPTH replaced by "{}" (their calls fail with
+ * an error result, tool-exec.ts boundToolCalls) → assistant message kept
+ * unless empty or aborted with tool calls → hooks.onAssistantMessage →
+ * append + assistant_message (unless hidden) → tool_call per call →
+ * turn_end. The usage row is persisted after the message row. A tool_use stop runs the
  * calls through the choke point (tool-exec.ts), appends one tool message and
  * loops. The last event of every prompt is exactly one `done` (normal end or
  * blocked turn) or `error` (failure, abort, max steps).
@@ -138,6 +138,10 @@ async function callModel(core: AgentCore, system: string, signal: AbortSignal): 
   const { emit } = core;
   let started = false;
   const forward = (event: StreamEvent): void => {
+    if (event.type === "retry") {
+      emit(event); // before the response starts: no assistant_start yet
+      return;
+    }
     if (!started) {
       started = true;
       emit({ type: "assistant_start" });

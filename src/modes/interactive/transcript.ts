@@ -6,6 +6,7 @@
  * message) is dropped, the partial text of an aborted stream is printed
  * plainly. Each tool call is one dim line `● name  preview`; its result is a
  * short summary (first lines, the bash `[exit N]` line), red when it failed.
+ * A provider retry is a yellow `retrying in 4 s (retry 1 of 5): 429 rate limited` line.
  * Outcomes, notes and the status line are printed by the app through the
  * helpers here. Everything goes through the Screen (which sanitizes what it
  * writes); the streamed deltas are sanitized on arrival by a streaming
@@ -78,6 +79,9 @@ export class Transcript {
         return;
       case "tool_result":
         this.#toolResult(event);
+        return;
+      case "retry":
+        this.warn(event.message);
         return;
       case "turn_end":
         if (event.stop === "aborted" && this.#stream.trim() !== "") this.#screen.print(this.#stream);
