@@ -1,16 +1,20 @@
 /**
  * Process-level output and exit helpers shared by the CLI entry and modes:
  * one-line `zot: <message>` errors (never a stack trace unless ZOT_DEBUG is
- * set) and exits that flush stdout/stderr first.
+ * set) and exits that flush stdout/stderr first. stderr text shares one
+ * ordered, non-blocking queue with the modes' warnings (common/stderr.ts).
  */
 import { UsageError, ZotError, errorMessage } from "../common/errors.ts";
+import { flushStderr, queueStderr } from "../common/stderr.ts";
 
 export function writeStdout(text: string): Promise<number> {
   return Bun.write(Bun.stdout, text);
 }
 
-export function writeStderr(text: string): Promise<number> {
-  return Bun.write(Bun.stderr, text);
+/** Queues `text` after every earlier stderr text; resolves when written (or the reader stalled, see flushStderr). */
+export function writeStderr(text: string): Promise<void> {
+  queueStderr(text);
+  return flushStderr();
 }
 
 /** Formats any failure as the one line a user sees, plus a hint for usage errors. */
