@@ -74,7 +74,7 @@ describe.if(linux)("process tree (Linux)", () => {
       const pids = result.pids as number[];
       for (const pid of pids) if (running(pid)) remember(pid);
       expect(result.guard).toBe("subreaper");
-      expect(result.before).toEqual(["S", "S", "S"]);
+      expect(result.before).toEqual([true, true, true]);
       // The three jobs plus the stubborn shell's sleep; the stubborn two needed SIGKILL.
       expect(result.ended).toEqual({ found: 4, killed: 2 });
       expect(pids.filter(running)).toEqual([]);

@@ -3,7 +3,8 @@
  * background jobs of the bash tool (`&`, nohup, setsid), an extension's
  * setsid grandchild (also one that ignores SIGTERM) after a normal end and
  * after SIGTERM / SIGHUP / SIGINT, the running bash command on SIGHUP in
- * print, JSON and RPC mode (exit 129), RPC's end on stdin EOF, a closed
+ * print, JSON and RPC mode (exit 129), a second signal exiting from the
+ * handler during cleanup, RPC's end on stdin EOF, a closed
  * terminal (real PTY, interactive mode), no zombies
  * piling up under zot while it runs, and a stderr pipe nobody reads not
  * blocking SIGTERM. Every process a test starts is killed in `finally`
@@ -14,7 +15,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import { join } from "node:path";
 import { childrenOf, readIdentity } from "../../src/common/proc-fs.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
-import { FIXTURES, waitFor } from "../support/extensions.ts";
+import { FIXTURES, behaveExtension, waitFor } from "../support/extensions.ts";
 import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
 
 const linux = process.platform === "linux";
@@ -197,6 +198,26 @@ describe.if(linux)("SIGHUP while a bash command runs", () => {
     expect(await exitWithin(proc, 15_000)).toBe(129);
     expect(await new Response(proc.stderr).text()).toBe("zot: interrupted\n");
     expect(await allGone([foreground, background])).toBe(true);
+  });
+});
+
+describe.if(linux)("a second signal during cleanup", () => {
+  test("exits at once from the signal handler and still ends the tree (a stubborn extension, a setsid job)", async () => {
+    const extensionPidFile = join(env.base, "stubborn.json");
+    const extension = behaveExtension(env.base, "stubborn", ["ignore-shutdown", `pid-file=${extensionPidFile}`]);
+    const command = "setsid sleep 1011 >/dev/null 2>&1 & echo $! > background.pid; echo $$ > running.pid; exec sleep 1012";
+    env.server.enqueue({ type: "tool_calls", calls: [{ id: "run", name: "bash", arguments: { command } }] }, { type: "text", text: "never" });
+    const proc = spawnZot(["-p", "run it", "--ext", extension]);
+    const background = await readPidFile(join(env.cwd, "background.pid"));
+    await readPidFile(join(env.cwd, "running.pid"));
+    const extensionPid = remember((JSON.parse(readFileSync(extensionPidFile, "utf8")) as { pid: number }).pid);
+    proc.kill("SIGTERM");
+    // The extension ignores shutdown and SIGTERM, so cleanup is still waiting for it.
+    await Bun.sleep(300);
+    expect(running(extensionPid)).toBe(true);
+    proc.kill("SIGTERM");
+    expect(await exitWithin(proc, 15_000)).toBe(143);
+    expect(await allGone([background, extensionPid])).toBe(true);
   });
 });
 
