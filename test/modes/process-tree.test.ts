@@ -70,6 +70,11 @@ async function readPidFile(path: string): Promise<number> {
   return remember(Number(readFileSync(path, "utf8").trim()));
 }
 
+/** Waits until `pid` runs `sleep` (a setsid job has left the shell's group by then). */
+async function runsSleep(pid: number): Promise<void> {
+  expect(await waitFor(() => commandLine(pid)?.startsWith("sleep\0") === true, 5_000)).toBe(true);
+}
+
 async function allGone(pids: readonly number[]): Promise<boolean> {
   return waitFor(() => pids.every((pid) => !running(pid)), 5_000);
 }
@@ -177,6 +182,7 @@ describe.if(linux)("an extension's setsid grandchild", () => {
     env.server.enqueue({ type: "stall", text: "thinking" });
     const proc = spawnZot(["-p", "hi", "--ext", dir]);
     const grandchild = await readPidFile(grandchildFile);
+    await runsSleep(grandchild);
     expect(await waitFor(() => env.server.requests.length === 1, 10_000)).toBe(true);
     expect(running(grandchild)).toBe(true);
     proc.kill(signal);
@@ -192,8 +198,9 @@ describe.if(linux)("SIGHUP while a bash command runs", () => {
     env.server.enqueue({ type: "tool_calls", calls: [{ id: "run", name: "bash", arguments: { command } }] }, { type: "text", text: "never" });
     const proc = spawnZot([modeFlag, "run it"]);
     const background = await readPidFile(join(env.cwd, "background.pid"));
+    await runsSleep(background);
     const foreground = await readPidFile(join(env.cwd, "running.pid"));
-    expect(await waitFor(() => commandLine(foreground)?.startsWith("sleep\0") === true, 5_000)).toBe(true);
+    await runsSleep(foreground);
     proc.kill("SIGHUP");
     expect(await exitWithin(proc, 15_000)).toBe(129);
     expect(await new Response(proc.stderr).text()).toBe("zot: interrupted\n");
@@ -209,7 +216,8 @@ describe.if(linux)("a second signal during cleanup", () => {
     env.server.enqueue({ type: "tool_calls", calls: [{ id: "run", name: "bash", arguments: { command } }] }, { type: "text", text: "never" });
     const proc = spawnZot(["-p", "run it", "--ext", extension]);
     const background = await readPidFile(join(env.cwd, "background.pid"));
-    await readPidFile(join(env.cwd, "running.pid"));
+    await runsSleep(background);
+    await runsSleep(await readPidFile(join(env.cwd, "running.pid")));
     const extensionPid = remember((JSON.parse(readFileSync(extensionPidFile, "utf8")) as { pid: number }).pid);
     proc.kill("SIGTERM");
     // The extension ignores shutdown and SIGTERM, so cleanup is still waiting for it.
@@ -240,7 +248,9 @@ describe.if(linux)("rpc mode", () => {
       proc.stdin.write(`${JSON.stringify({ type: "prompt", id: "p", message: "run it" })}\n`);
       proc.stdin.flush();
       const background = await readPidFile(join(env.cwd, "background.pid"));
+      await runsSleep(background);
       const foreground = await readPidFile(join(env.cwd, "running.pid"));
+      await runsSleep(foreground);
       proc.kill("SIGHUP");
       expect(await exitWithin(proc, 15_000)).toBe(129);
       expect(await new Response(proc.stderr).text()).toContain("zot: interrupted");
@@ -294,7 +304,9 @@ describe.if(linux)("a closed terminal", () => {
       harness.stdin.write("go\n");
       harness.stdin.flush();
       const background = await readPidFile(join(env.cwd, "background.pid"));
+      await runsSleep(background);
       const foreground = await readPidFile(join(env.cwd, "running.pid"));
+      await runsSleep(foreground);
       harness.stdin.write("CLOSE\n");
       harness.stdin.flush();
       expect(await waitFor(() => /\n(EXIT|SIGNAL) \d+\n$/.test(screen), 15_000)).toBe(true);
