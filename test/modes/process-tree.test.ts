@@ -72,7 +72,10 @@ async function readPidFile(path: string): Promise<number> {
 
 /** Waits until `pid` runs `sleep` (a setsid job has left the shell's group by then). */
 async function runsSleep(pid: number): Promise<void> {
-  expect(await waitFor(() => commandLine(pid)?.startsWith("sleep\0") === true, 5_000)).toBe(true);
+  const runs = await waitFor(() => commandLine(pid)?.startsWith("sleep\0") === true, 5_000);
+  // The cleanup matches the command line: record the one after exec.
+  remember(pid);
+  expect(runs).toBe(true);
 }
 
 async function allGone(pids: readonly number[]): Promise<boolean> {
