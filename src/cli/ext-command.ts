@@ -88,7 +88,9 @@ const doctorCommand = defineCommand({
   meta: { name: "doctor", description: "diagnose load, registration and conflict issues" },
   args: { cwd: cwdArg },
   async run({ args }) {
-    const { runDoctor } = await import("../ext/doctor.ts");
+    const [{ runDoctor }, { guardProcessTree }] = await Promise.all([import("../ext/doctor.ts"), import("../common/process-tree.ts")]);
+    // Doctor starts the extensions: what they leave behind ends with zot.
+    guardProcessTree();
     const scope = scopeFrom(args.cwd);
     // The report quotes extensions (names, notes, errors): sanitized on a terminal.
     const write = (text: string): void => void process.stdout.write(forStdout(text));

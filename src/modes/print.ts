@@ -11,7 +11,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import { forStdout } from "../common/terminal-text.ts";
 import { StdoutWriter, type HeadlessOutput } from "./output.ts";
-import { writeStderrSync } from "./signals.ts";
+import { queueStderr } from "../common/stderr.ts";
 
 function visibleText(event: Extract<AgentEvent, { type: "assistant_message" }>): string {
   const parts: string[] = [];
@@ -23,7 +23,7 @@ function withNewline(text: string): string {
   return text.endsWith("\n") ? text : `${text}\n`;
 }
 
-export function createPrintOutput(writer: StdoutWriter = new StdoutWriter(), warn: (line: string) => void = writeStderrSync): HeadlessOutput {
+export function createPrintOutput(writer: StdoutWriter = new StdoutWriter(), warn: (line: string) => void = queueStderr): HeadlessOutput {
   let finalText: string | undefined;
   let displayed: string | undefined;
   return {

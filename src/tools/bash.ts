@@ -10,6 +10,7 @@
  */
 import * as v from "valibot";
 import { errorMessage } from "../common/errors.ts";
+import { trackSpawned } from "../common/process-tree.ts";
 import { TailCapture, type CapturedOutput } from "./bash-output.ts";
 import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, parseToolArgs } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome, type ToolStatus } from "./types.ts";
@@ -125,6 +126,8 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
     return textOutcome(`bash: could not start /bin/sh in ${ctx.cwd}: ${errorMessage(err)}`, true);
   }
   const pid = proc.pid;
+  // Its exit status is Bun's; its group (and, on Linux, everything it leaves behind) ends with zot.
+  trackSpawned(proc, { ownGroup: true });
 
   let termination: RunEnd["termination"];
   let killTimer: ReturnType<typeof setTimeout> | undefined;

@@ -29,7 +29,8 @@ import { Screen } from "./screen.ts";
 import { colorEnabled, createStyle } from "./style.ts";
 import { openTerminal } from "./terminal.ts";
 import { Transcript } from "./transcript.ts";
-import { SIGNAL_EXIT_CODES, watchSignals, writeStderrSync } from "../signals.ts";
+import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
+import { queueStderr } from "../../common/stderr.ts";
 
 export async function runInteractive(flags: MainFlags): Promise<number> {
   const options = parseHeadlessOptions(flags);
@@ -52,7 +53,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     },
   });
   // Warnings go to stderr while setting up, into the transcript afterwards.
-  let warn = (text: string): void => writeStderrSync(text);
+  let warn = (text: string): void => queueStderr(text);
   const onEvent = (event: AgentEvent): void => transcript.event(event);
   let code = 0;
   let failure: unknown;
@@ -103,10 +104,10 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   }
   screen.stop();
   io.restore();
-  await cleanup.run((err) => writeStderrSync(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
   if (signalCode !== undefined) {
-    if (app === undefined) writeStderrSync("zot: interrupted\n");
+    if (app === undefined) queueStderr("zot: interrupted\n");
     return signalCode;
   }
   if (failure !== undefined) throw failure;
