@@ -1,8 +1,10 @@
 /**
  * The few libc calls zot needs that Node's API lacks, through bun:ffi:
- * prctl(PR_SET_CHILD_SUBREAPER) on Linux, flock(2) on Linux and macOS, and
+ * prctl(PR_SET_CHILD_SUBREAPER) on Linux, flock(2) on Linux and macOS,
  * a non-blocking waitpid(2) of one given pid (never -1: Bun waits for its own
- * children and an unexpected ECHILD there crashes it).
+ * children and an unexpected ECHILD there crashes it), and send(2) with
+ * MSG_DONTWAIT (a non-blocking write to a socket that leaves the socket's
+ * shared flags alone; common/fd-writer.ts).
  * libc is opened lazily on first use (never at import time) and at most
  * once; on a platform or libc where it cannot be opened every call reports
  * "unsupported" instead of throwing, so callers degrade explicitly.
@@ -15,6 +17,7 @@ interface LibcSymbols {
   prctl?: (option: number, arg2: number, arg3: number, arg4: number, arg5: number) => number;
   flock: (fd: number, operation: number) => number;
   waitpid: (pid: number, status: Pointer | null, options: number) => number;
+  send: (fd: number, bytes: Uint8Array, length: number, flags: number) => number;
   errnoLocation: () => Pointer | null;
 }
 
@@ -26,6 +29,9 @@ export const LOCK_NB = 4;
 export const LOCK_UN = 8;
 /** errno of a non-blocking flock on a file someone else holds (EWOULDBLOCK = EAGAIN). */
 export const EWOULDBLOCK = process.platform === "darwin" ? 35 : 11;
+export const EINTR = 4;
+/** send(2) flags: never wait; on Linux also no SIGPIPE for a closed peer (macOS has no such flag). */
+const SEND_FLAGS = process.platform === "darwin" ? 0x80 : 0x40 | 0x4000;
 
 let loaded: { symbols: LibcSymbols; read: (pointer: Pointer) => number } | null | undefined;
 
@@ -44,6 +50,7 @@ function libc(): typeof loaded {
         const lib = ffi.dlopen(name, {
           flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
           waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+          send: { args: [FFIType.i32, FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i64_fast },
           [linux ? "__errno_location" : "__error"]: { args: [], returns: FFIType.ptr },
           ...(linux
             ? { prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 } }
@@ -55,6 +62,7 @@ function libc(): typeof loaded {
             prctl: linux ? (symbols.prctl as LibcSymbols["prctl"]) : undefined,
             flock: symbols.flock as LibcSymbols["flock"],
             waitpid: symbols.waitpid as LibcSymbols["waitpid"],
+            send: symbols.send as unknown as LibcSymbols["send"],
             errnoLocation: symbols[linux ? "__errno_location" : "__error"] as LibcSymbols["errnoLocation"],
           },
           read: (pointer) => ffi.read.i32(pointer, 0),
@@ -103,4 +111,23 @@ export function reapChild(pid: number): LibcResult {
   const result = lib.symbols.waitpid(pid, null, WNOHANG);
   if (result === pid) return { ok: true };
   return { ok: false, reason: "failed", errno: result === 0 ? undefined : lastErrno(lib) };
+}
+
+/** Whether libc could be opened (loads it on first use). */
+export function libcAvailable(): boolean {
+  return Boolean(libc());
+}
+
+/**
+ * send(2) of `bytes` on the socket `fd` without waiting (MSG_DONTWAIT): the
+ * number of bytes the socket took, or -errno (-EWOULDBLOCK when it is full);
+ * undefined when libc is unavailable.
+ */
+export function sendNonBlocking(fd: number, bytes: Uint8Array): number | undefined {
+  if (bytes.length === 0) return 0;
+  const lib = libc();
+  if (!lib) return undefined;
+  const sent = lib.symbols.send(fd, bytes, bytes.length, SEND_FLAGS);
+  // An unreadable errno counts as a failure (EIO), never as "try again".
+  return sent >= 0 ? sent : -(lastErrno(lib) ?? 5);
 }

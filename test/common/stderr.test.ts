@@ -5,10 +5,11 @@
  * "dropped" line, and later text follows it.
  */
 import { afterEach, expect, test } from "bun:test";
-import { closeSync, constants, openSync, readSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_QUEUED_STDERR_BYTES } from "../../src/common/stderr.ts";
 import { tempDir } from "../support/binary.ts";
+import { readUntil, stalledFifo } from "../support/fifo.ts";
 
 const HELPER = join(import.meta.dir, "fixtures", "stderr-helper.ts");
 const made: string[] = [];
@@ -19,10 +20,7 @@ afterEach(() => {
 test.if(process.platform !== "win32")("a stalled stderr pipe neither blocks the event loop nor grows without bound; order is kept", async () => {
   const dir = tempDir();
   made.push(dir);
-  const fifo = join(dir, "stderr.fifo");
-  expect(Bun.spawnSync(["mkfifo", fifo]).success).toBe(true);
-  const writeEnd = openSync(fifo, "r+");
-  const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const { writeEnd, readEnd, close } = stalledFifo(dir, "stderr.fifo");
   const proc = Bun.spawn([process.execPath, HELPER], { stdin: "pipe", stdout: "pipe", stderr: writeEnd });
   const timer = setTimeout(() => proc.kill("SIGKILL"), 25_000);
   try {
@@ -36,17 +34,7 @@ test.if(process.platform !== "win32")("a stalled stderr pipe neither blocks the 
 
     proc.stdin.write("go\n");
     proc.stdin.flush();
-    let text = "";
-    const buffer = Buffer.alloc(65536);
-    const deadline = Date.now() + 20_000;
-    while (!text.endsWith("last\n") && Date.now() < deadline) {
-      try {
-        const read = readSync(readEnd, buffer, 0, buffer.length, null);
-        text += buffer.toString("utf8", 0, read);
-      } catch {
-        await Bun.sleep(5);
-      }
-    }
+    const text = await readUntil(readEnd, "last\n");
     await proc.exited;
     const lines = text.split("\n").filter((line) => line !== "");
     const numbered = lines.filter((line) => line.startsWith("line ")).map((line) => Number(line.split(" ")[1]));
@@ -61,7 +49,6 @@ test.if(process.platform !== "win32")("a stalled stderr pipe neither blocks the 
     clearTimeout(timer);
     if (proc.exitCode === null) proc.kill("SIGKILL");
     await proc.exited;
-    closeSync(writeEnd);
-    closeSync(readEnd);
+    close();
   }
 });

@@ -1,0 +1,92 @@
+/**
+ * zot's stdout outside the interactive screen: print, JSON and RPC output,
+ * `zot ext` reports and the CLI's own answers (--help, --version,
+ * --list-models). Every byte arrives, in call order, and no write blocks the
+ * event loop (common/fd-writer.ts), so a reader that stops reading cannot
+ * stop signal handling. (The interactive screen writes to its terminal
+ * itself.)
+ *
+ * Backpressure instead of dropping: while more than STDOUT_HIGH_WATER_BYTES
+ * (4 MiB) wait, stdoutRoom() returns a promise that resolves once at most
+ * STDOUT_LOW_WATER_BYTES (1 MiB) wait, the reader is gone, or zot is being
+ * interrupted. zot's producers await it before they take more input: the
+ * model stream (providers/shared.ts; the response is then not read, so the
+ * server's TCP window fills and it pauses), a running bash command's output
+ * (tools/bash.ts), extension output (ext/connection.ts) and RPC commands on
+ * stdin (modes/rpc/server.ts). What waits is then bounded by the high-water
+ * mark plus what was already in flight.
+ *
+ * flushStdout() resolves once everything is written or the reader is gone:
+ * a normal exit waits for a slow or paused reader as long as it takes. After
+ * stdoutInterrupted() (the first SIGINT / SIGTERM / SIGHUP) room is never
+ * waited for again, and flushes give the reader INTERRUPTED_FLUSH_MS (1 s,
+ * counted from the first flush that has to wait) in all; what is still
+ * queued then is lost. Nothing happens at import time.
+ */
+import { FdWriter } from "./fd-writer.ts";
+
+export const STDOUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
+export const STDOUT_LOW_WATER_BYTES = 1024 * 1024;
+export const INTERRUPTED_FLUSH_MS = 1_000;
+
+let writer: FdWriter | undefined;
+let interrupted = false;
+let interruption: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
+/** Date.now() after which an interrupted zot stops waiting for its reader. */
+let graceEndsAt: number | undefined;
+
+function interruptionPromise(): Promise<void> {
+  if (interruption === undefined) {
+    let resolve: () => void = () => undefined;
+    const promise = new Promise<void>((wake) => (resolve = wake));
+    interruption = { promise, resolve };
+    if (interrupted) resolve();
+  }
+  return interruption.promise;
+}
+
+/** Writes `data` after everything written before it; never blocks, never drops (unless the reader is gone). */
+export function writeStdoutText(data: string | Uint8Array): void {
+  writer ??= new FdWriter(1, { keepAlive: true });
+  writer.write(data);
+}
+
+/** undefined while stdout keeps up; otherwise a promise to await before taking more input (see the header). */
+export function stdoutRoom(): Promise<void> | undefined {
+  const target = writer;
+  if (target === undefined || interrupted || target.queuedBytes <= STDOUT_HIGH_WATER_BYTES) return undefined;
+  return Promise.race([target.whenQueuedAtMost(STDOUT_LOW_WATER_BYTES), interruptionPromise()]);
+}
+
+/** Bytes accepted and not yet written. */
+export function queuedStdoutBytes(): number {
+  return writer?.queuedBytes ?? 0;
+}
+
+function withinGrace(target: FdWriter): Promise<void> {
+  graceEndsAt ??= Date.now() + INTERRUPTED_FLUSH_MS;
+  const left = graceEndsAt - Date.now();
+  if (left <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, left);
+    void target.whenQueuedAtMost(0).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Resolves once everything written so far is out (or the reader is gone); bounded once interrupted. */
+export function flushStdout(): Promise<void> {
+  const target = writer;
+  if (target === undefined || target.queuedBytes === 0) return Promise.resolve();
+  if (interrupted) return withinGrace(target);
+  return Promise.race([target.whenQueuedAtMost(0), interruptionPromise().then(() => withinGrace(target))]);
+}
+
+/** zot is being interrupted: stop applying backpressure, and bound every flush from now on. */
+export function stdoutInterrupted(): void {
+  if (interrupted) return;
+  interrupted = true;
+  interruption?.resolve();
+}
