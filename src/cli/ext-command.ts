@@ -6,13 +6,16 @@
  * `zot: …` line plus a hint and exit 2; other failures are thrown as ZotErrors
  * for main.ts to print. Results go to stdout, prompts and hints to stderr;
  * on a terminal everything that quotes an extension (list, doctor, logs)
- * passes the terminal sanitizer (common/terminal-text.ts).
+ * passes the terminal sanitizer (common/terminal-text.ts). stdout is
+ * common/stdout.ts (never blocking; `logs -f` waits for room before it
+ * reads on, and SIGINT / SIGTERM bound the last flush).
  * `--cwd <dir>` picks the project scope (default: the process cwd).
  */
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { UsageError } from "../common/errors.ts";
+import { stdoutInterrupted, stdoutRoom, writeStdoutText } from "../common/stdout.ts";
 import { createByteStreamSanitizer, forStdout, stdoutIsTerminal } from "../common/terminal-text.ts";
 import { type ZotPaths, zotPaths } from "../common/home.ts";
 import { findInstalled, listInstalled, manifestName, type InstalledExtension } from "../ext/installed.ts";
@@ -32,7 +35,10 @@ function scopeFrom(cwd: string | undefined): Scope {
 /** Runs `task` with an AbortSignal that fires on SIGINT/SIGTERM. */
 async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  const abort = (): void => controller.abort();
+  const abort = (): void => {
+    stdoutInterrupted();
+    controller.abort();
+  };
   process.on("SIGINT", abort);
   process.on("SIGTERM", abort);
   try {
@@ -93,7 +99,7 @@ const doctorCommand = defineCommand({
     guardProcessTree();
     const scope = scopeFrom(args.cwd);
     // The report quotes extensions (names, notes, errors): sanitized on a terminal.
-    const write = (text: string): void => void process.stdout.write(forStdout(text));
+    const write = (text: string): void => writeStdoutText(forStdout(text));
     return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [], write });
   },
 });
@@ -183,7 +189,10 @@ const logsCommand = defineCommand({
     const target = await resolveLogTarget(args.name, scopeFrom(args.cwd));
     // On a terminal the log (an extension's own stderr) goes through the sanitizer, chunk boundaries included.
     const sanitize = stdoutIsTerminal() ? createByteStreamSanitizer() : undefined;
-    const write = (chunk: Uint8Array): Promise<number> => Bun.write(Bun.stdout, sanitize === undefined ? chunk : sanitize(chunk));
+    const write = async (chunk: Uint8Array): Promise<void> => {
+      writeStdoutText(sanitize === undefined ? chunk : sanitize(chunk));
+      await stdoutRoom();
+    };
     if (args.follow === true) await withInterrupt((signal) => followLog(target, write, signal));
     else await printLog(target, write);
     return 0;

@@ -7,15 +7,16 @@
  * hooks end the process tree a mode started.
  */
 import { flushStderr } from "../common/stderr.ts";
+import { flushStdout } from "../common/stdout.ts";
 import { ZOT_VERSION } from "../common/version.ts";
-import { describeFailure, writeStderr, writeStdout } from "./output.ts";
+import { describeFailure, writeAnswer, writeStderr } from "./output.ts";
 
 const USAGE_HINT = "run 'zot --help' for usage";
 
 async function run(argv: readonly string[]): Promise<number> {
   const first = argv[0];
   if (first === "--version" || first === "-v") {
-    await writeStdout(`zot ${ZOT_VERSION}\n`);
+    await writeAnswer(`zot ${ZOT_VERSION}\n`);
     return 0;
   }
   if (first === "ext") {
@@ -25,11 +26,11 @@ async function run(argv: readonly string[]): Promise<number> {
   const { parseMainFlags, mainHelp, checkModes } = await import("./flags.ts");
   const flags = parseMainFlags(first === "rpc" ? ["--rpc", ...argv.slice(1)] : argv);
   if (flags.help) {
-    await writeStdout(mainHelp());
+    await writeAnswer(mainHelp());
     return 0;
   }
   if (flags.version) {
-    await writeStdout(`zot ${ZOT_VERSION}\n`);
+    await writeAnswer(`zot ${ZOT_VERSION}\n`);
     return 0;
   }
   checkModes(flags);
@@ -46,7 +47,9 @@ async function main(): Promise<void> {
     await writeStderr(failure.text);
     exitCode = failure.exitCode;
   }
-  // Queued stderr text goes out first (bounded: a stalled reader is not waited for).
+  // Queued output goes out first: all of stdout (bounded only after a signal,
+  // common/stdout.ts), stderr as long as its reader makes progress.
+  await flushStdout();
   await flushStderr();
   process.exit(exitCode);
 }

@@ -1,19 +1,45 @@
 /**
  * Process-level output and exit helpers shared by the CLI entry and modes:
  * one-line `zot: <message>` errors (never a stack trace unless ZOT_DEBUG is
- * set) and exits that flush stdout/stderr first. stderr text shares one
- * ordered, non-blocking queue with the modes' warnings (common/stderr.ts).
+ * set) and exits that flush stdout/stderr first. stdout text goes through
+ * the modes' one ordered, non-blocking stdout (common/stdout.ts); stderr
+ * text shares one ordered, non-blocking queue with the modes' warnings
+ * (common/stderr.ts).
  * Text written to a terminal goes through the terminal sanitizer
  * (common/terminal-text.ts: only SGR colours survive), since messages quote
  * outside text (server error bodies, extension names, model ids from
  * models.json); pipes get it raw.
  */
+import { writeSync } from "node:fs";
 import { UsageError, ZotError, errorMessage } from "../common/errors.ts";
 import { flushStderr, queueStderr } from "../common/stderr.ts";
+import { flushStdout, writeStdoutText } from "../common/stdout.ts";
 import { forStdout } from "../common/terminal-text.ts";
 
-export function writeStdout(text: string): Promise<number> {
-  return Bun.write(Bun.stdout, forStdout(text));
+/** Writes `text` (sanitized on a terminal) after every earlier stdout text; resolves when it is out. */
+export function writeStdout(text: string): Promise<void> {
+  writeStdoutText(forStdout(text));
+  return flushStdout();
+}
+
+/**
+ * The instant answers (--version, --help): the only output of their run,
+ * written before zot handles any signal, so a plain write that waits for
+ * the reader is safe (SIGINT / SIGTERM / SIGHUP keep their default action
+ * and end zot even then) and skips setting up the non-blocking writer (on a
+ * socket that loads bun:ffi, ≈0.5 ms of a ≈5 ms run). Should the descriptor
+ * be non-blocking and full, the rest goes through writeStdout.
+ */
+export async function writeAnswer(text: string): Promise<void> {
+  const bytes = Buffer.from(forStdout(text), "utf8");
+  let offset = 0;
+  try {
+    while (offset < bytes.length) offset += writeSync(1, bytes, offset);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return; // stdout is gone: nothing to tell
+    writeStdoutText(bytes.subarray(offset));
+    await flushStdout();
+  }
 }
 
 /** Queues `text` after every earlier stderr text; resolves when written (or the reader stalled, see flushStderr). */

@@ -6,8 +6,10 @@
  * that is not a handshake frame or a correlated reply goes to the owner via
  * `onFrame`. When the extension exits, breaks its pipe, overflows its queue
  * or sends an oversized line, every pending request fails at once and the
- * owner learns why through `onClosed`.
+ * owner learns why through `onClosed`. While zot's stdout is behind
+ * (common/stdout.ts), the extension's stdout is not read (until shutdown).
  */
+import { stdoutRoom } from "../common/stdout.ts";
 import type { LoadedManifest } from "./manifest.ts";
 import { ExtensionLoadError, ExtensionRequestError, type LoadFailure, type RequestFailure } from "./errors.ts";
 import {
@@ -70,6 +72,8 @@ export class ExtensionConnection {
   private helloWaiter: { resolve(): void; reject(failure: LoadFailure): void } | undefined;
   private readyWaiters: (() => void)[] = [];
   private idleTimer: Timer | undefined;
+  /** Resolved once shutdown starts or the connection closes: stdout backpressure no longer holds reads back. */
+  private readonly stopping = Promise.withResolvers<void>();
 
   constructor(
     readonly loaded: LoadedManifest,
@@ -194,6 +198,7 @@ export class ExtensionConnection {
   async shutdown(deadline: number, killGraceMs = 1_000): Promise<void> {
     const proc = this.proc;
     if (!proc) return;
+    this.stopping.resolve();
     if (!this.closed && this.queue) {
       await this.queue.drain(Math.max(0, deadline - Date.now()));
       this.send({ type: "shutdown" });
@@ -257,6 +262,9 @@ export class ExtensionConnection {
       for await (const chunk of proc.stdout) {
         reader.push(chunk);
         if (reader.overflowed || this.closed) break;
+        // While zot's stdout is behind (RPC ext_notify…), the extension's output waits in its pipe.
+        const room = stdoutRoom();
+        if (room !== undefined) await Promise.race([room, this.stopping.promise]);
       }
       if (!reader.overflowed) reader.end();
     } catch (err) {
@@ -364,6 +372,7 @@ export class ExtensionConnection {
   private close(reason: CloseReason): void {
     if (this.closedReason) return;
     this.closedReason = reason;
+    this.stopping.resolve();
     clearTimeout(this.idleTimer);
     if (reason.kind !== "shutdown" && reason.kind !== "load_failed") this.log.note(`disconnected: ${describeCloseReason(reason)}`);
     this.queue?.close();

@@ -8,8 +8,10 @@
  * printed by the CLI entry from the thrown error); 2 usage errors; 130 / 129
  * / 143 when SIGINT / SIGHUP / SIGTERM interrupted the run: the signal aborts
  * the agent (a running bash command is killed), the normal cleanup runs,
- * then `zot: interrupted` goes to stderr. A second signal during cleanup
- * exits at once; either way the process-tree exit hook ends every
+ * then `zot: interrupted` goes to stderr. The same exit code when the
+ * signal came while zot waited for a slow stdout reader after the run (that
+ * wait then ends within 1 s: common/stdout.ts). A second signal during
+ * cleanup exits at once; either way the process-tree exit hook ends every
  * descendant (common/process-tree.ts).
  */
 import type { AgentEvent } from "../agent/events.ts";
@@ -65,11 +67,13 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   } catch (err) {
     failure = err;
   }
-  const interrupted = signals.received();
-  if (failure !== undefined || interrupted !== undefined) {
-    output.failed(interrupted !== undefined ? "interrupted" : errorMessage(failure));
+  const interruptedRun = signals.received();
+  if (failure !== undefined || interruptedRun !== undefined) {
+    output.failed(interruptedRun !== undefined ? "interrupted" : errorMessage(failure));
   }
   await output.flush();
+  // A signal while zot waited for its stdout reader also counts: what was not taken is lost.
+  const interrupted = signals.received();
   await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
   if (interrupted !== undefined) {

@@ -2,10 +2,13 @@
  * What a headless mode does with the run's observable results. The runner
  * (headless.ts) feeds every agent event, an extension's `display` text and
  * the final success or failure; print.ts and json.ts decide what reaches
- * stdout. stdout writes go out in order through one chain; flush() resolves
- * once all of them are written (a closed stdout is ignored).
+ * stdout. stdout writes go out in call order through common/stdout.ts
+ * (never blocking the event loop, never dropped); flush() resolves once all
+ * of them are written (a closed stdout is ignored; after a signal it waits
+ * at most 1 s).
  */
 import type { AgentEvent } from "../agent/events.ts";
+import { flushStdout, writeStdoutText } from "../common/stdout.ts";
 
 export interface HeadlessOutput {
   /** Every event, as the agent (or a command's tool_prompt) emits it. */
@@ -20,16 +23,11 @@ export interface HeadlessOutput {
 }
 
 export class StdoutWriter {
-  #chain: Promise<void> = Promise.resolve();
-
   write(text: string): void {
-    if (text === "") return;
-    this.#chain = this.#chain.then(
-      () => Bun.write(Bun.stdout, text).then(() => undefined),
-    ).catch(() => undefined);
+    writeStdoutText(text);
   }
 
   flush(): Promise<void> {
-    return this.#chain;
+    return flushStdout();
   }
 }

@@ -8,10 +8,13 @@
  *
  * Exit codes: SIGINT 130, SIGHUP 129, SIGTERM 143.
  *
- * stderr text goes through common/stderr.ts (ordered, never blocking the
- * event loop on a stderr pipe nobody reads, so these handlers always run;
- * sanitized when stderr is a terminal).
+ * stderr text goes through common/stderr.ts and stdout through
+ * common/stdout.ts (ordered, never blocking the event loop on a pipe nobody
+ * reads, so these handlers always run). The first signal also tells stdout
+ * to stop holding producers back and to bound its last flush (1 s): output
+ * a stalled reader never took is lost.
  */
+import { stdoutInterrupted } from "../common/stdout.ts";
 
 export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 export type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
@@ -38,6 +41,7 @@ export function watchSignals(
       if (stopped) process.exit(SIGNAL_EXIT_CODES[name]);
       if (received !== undefined) process.exit(SIGNAL_EXIT_CODES[received]);
       received = name;
+      stdoutInterrupted();
       controller.abort();
       options.onSignal?.(name);
     });

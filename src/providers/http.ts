@@ -13,7 +13,9 @@
  *  - more than 256 MiB (ZOT_STREAM_MAX_BYTES) in one response raises
  *    ProviderError "too_large";
  *  - a connection dropped mid-stream raises ProviderError "network" naming the URL;
- *  - the caller's abort surfaces as an AbortError (callers check the signal).
+ *  - the caller's abort surfaces as an AbortError (callers check the signal);
+ *  - while the caller stops reading for its own reasons (`paused`: zot's
+ *    stdout is behind), neither timeout runs.
  * Before the stream starts, transient statuses and network failures are
  * retried by the policy of retry.ts (each retry announced through `onRetry`
  * before its wait; an abort during the wait ends it at once). Any other
@@ -67,6 +69,11 @@ export interface StreamingResponse {
   sawEvent(): void;
   /** The model produced output (text, thinking, tool-call data): restarts the keepalive timeout. */
   sawOutput(): void;
+  /**
+   * zot stops reading the response until `wait` settles (its own output is
+   * behind: common/stdout.ts); that time counts against neither timeout.
+   */
+  paused(wait: Promise<void>): Promise<void>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -130,11 +137,14 @@ export function displayUrl(url: string): string {
 
 /**
  * A deadline `ms` after the last touch(); one timer, rescheduled only when it
- * fires early, so touching it for every event costs a clock read.
+ * fires early, so touching it for every event costs a clock read. hold()
+ * stops its clock until release(): that time does not count.
  */
 class Deadline {
   private last = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private running = false;
+  private heldAt: number | undefined;
 
   constructor(
     readonly ms: number,
@@ -143,6 +153,7 @@ class Deadline {
 
   start(): void {
     this.last = performance.now();
+    this.running = true;
     this.schedule(this.ms);
   }
 
@@ -151,12 +162,30 @@ class Deadline {
   }
 
   stop(): void {
+    this.running = false;
+    this.clearTimer();
+  }
+
+  hold(): void {
+    if (!this.running || this.heldAt !== undefined) return;
+    this.heldAt = performance.now();
+    this.clearTimer();
+  }
+
+  release(): void {
+    if (this.heldAt === undefined) return;
+    this.last += performance.now() - this.heldAt;
+    this.heldAt = undefined;
+    if (this.running) this.schedule(Math.max(1, this.last + this.ms - performance.now()));
+  }
+
+  private clearTimer(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
   private schedule(delay: number): void {
-    this.stop();
+    this.clearTimer();
     this.timer = setTimeout(() => {
       this.timer = undefined;
       const left = this.last + this.ms - performance.now();
@@ -218,6 +247,18 @@ class AttemptControl {
 
   sawOutput(): void {
     this.keepalive.touch();
+  }
+
+  /** zot waits for its own output: neither deadline runs until `wait` settles. */
+  async paused(wait: Promise<void>): Promise<void> {
+    this.idle.hold();
+    this.keepalive.hold();
+    try {
+      await wait;
+    } finally {
+      this.idle.release();
+      this.keepalive.release();
+    }
   }
 
   finish(): void {
@@ -323,6 +364,7 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
         body: guardBody(response.body, control, { label, url }),
         sawEvent: () => control.sawEvent(),
         sawOutput: () => control.sawOutput(),
+        paused: (wait) => control.paused(wait),
       };
     }
     let errorBody: string;

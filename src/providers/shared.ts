@@ -3,7 +3,7 @@
  * takes (`ClientOptions`), the request → SSE → decoder loop with its abort /
  * truncation rules (`runStream`; it reports every event and every piece of
  * model output to http.ts's stall deadlines, and retries as `retry` stream
- * events), cost from catalog prices, event JSON parsing (nesting bounded by
+ * events; it stops reading while zot's stdout is behind, common/stdout.ts), cost from catalog prices, event JSON parsing (nesting bounded by
  * MAX_JSON_DEPTH) that fails as ProviderError "malformed" (`taggedEventDecoder` for dialects
  * whose events carry a `type` tag), the decoder rules the dialects
  * need (tool_use_end emitted once per call, OpenAI cached-token accounting),
@@ -12,6 +12,7 @@
  */
 import * as v from "valibot";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
+import { stdoutRoom } from "../common/stdout.ts";
 import { postStream, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
@@ -217,11 +218,26 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
   readonly onEvent: (event: StreamEvent) => void;
 }
 
+/** `wait`, cut short by `signal`. */
+function untilAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    void wait.then(done);
+  });
+}
+
 /**
  * POST, then SSE events into the decoder until its terminal event. Every
  * event restarts the idle timeout, every decoder emission the keepalive
  * timeout (http.ts); an abort resolves with stop "aborted" and the partial
  * message; a stream that ends before its terminal event is "truncated".
+ * While common/stdout.ts has no room, the next event is not read (neither
+ * timeout runs meanwhile).
  */
 export async function runStream(options: RunStreamOptions): Promise<StreamResult> {
   const { request, label } = options;
@@ -259,6 +275,9 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
         terminal = true;
         break;
       }
+      // Backpressure: while stdout is behind, the response is not read (the server's TCP window fills).
+      const room = stdoutRoom();
+      if (room !== undefined) await response.paused(untilAborted(room, request.signal));
     }
   } catch (err) {
     if (request.signal.aborted && !(err instanceof ProviderError && err.kind === "api")) {

@@ -6,11 +6,14 @@
  * The result keeps the output's tail (see bash-output.ts) and ends with
  * `[exit N]` and the duration; a non-zero exit, timeout ("timed_out") or
  * abort ("cancelled") is an error outcome. Background processes that keep the
- * output pipe open are not waited for beyond a short drain window.
+ * output pipe open are not waited for beyond a short drain window. While
+ * zot's stdout is behind, the command's output is not read (backpressure:
+ * the command blocks on its full pipe; see pump).
  */
 import * as v from "valibot";
 import { errorMessage } from "../common/errors.ts";
 import { trackSpawned } from "../common/process-tree.ts";
+import { stdoutRoom } from "../common/stdout.ts";
 import { TailCapture, type CapturedOutput } from "./bash-output.ts";
 import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, parseToolArgs } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome, type ToolStatus } from "./types.ts";
@@ -87,14 +90,27 @@ function statusLine(end: RunEnd, timeoutSeconds: number): string {
 }
 
 /** Reads a pipe chunk by chunk, handing each to onChunk in order. */
-async function pump(stream: ReadableStream<Uint8Array>, onChunk: (bytes: Uint8Array) => void, stopped: Promise<void>): Promise<void> {
+/**
+ * Reads `stream` into `onChunk` until it ends or `stopped`. While the shell
+ * runs (until `exited`) and zot's stdout is behind (tool_progress in --json
+ * and RPC), the next read waits (common/stdout.ts): the pipe fills and the
+ * command blocks, so its output never piles up in memory. After the shell
+ * exits the rest is read at once, so the drain window loses nothing.
+ */
+async function pump(stream: ReadableStream<Uint8Array>, onChunk: (bytes: Uint8Array) => void, stopped: Promise<void>, exited: Promise<unknown>): Promise<void> {
   const reader = stream.getReader();
   const stop = stopped.then(() => reader.cancel().catch(() => undefined));
+  let running = true;
+  const unpaced = Promise.race([stopped, exited]).then(() => {
+    running = false;
+  });
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
       onChunk(value);
+      const room = running ? stdoutRoom() : undefined;
+      if (room !== undefined) await Promise.race([room, unpaced]);
     }
   } catch {
     // Cancelled or the pipe broke: whatever arrived is kept.
@@ -156,7 +172,7 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
 
   let stopReading: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopReading = resolve));
-  const drained = Promise.all([pump(proc.stdout, onChunk, stopped), pump(proc.stderr, onChunk, stopped)]);
+  const drained = Promise.all([pump(proc.stdout, onChunk, stopped, proc.exited), pump(proc.stderr, onChunk, stopped, proc.exited)]);
 
   await proc.exited;
   // After the shell exits, give the pipe a moment (or, when killing, until SIGKILL has landed) to drain.

@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { childrenOf, readIdentity } from "../../src/common/proc-fs.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { FIXTURES, behaveExtension, waitFor } from "../support/extensions.ts";
+import { commandLine } from "../support/processes.ts";
 import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
 
 const linux = process.platform === "linux";
@@ -34,14 +35,6 @@ afterEach(async () => {
   for (const [pid, cmdline] of started) if (commandLine(pid) === cmdline) killQuietly(pid);
   await env.dispose();
 });
-
-function commandLine(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
-  } catch {
-    return undefined;
-  }
-}
 
 function killQuietly(pid: number): void {
   try {

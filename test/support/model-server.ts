@@ -102,6 +102,8 @@ export interface ModelServer {
   enqueue(...replies: ScriptedReply[]): void;
   /** Replies not yet consumed. */
   pending(): number;
+  /** Characters of SSE frames handed to the network so far by `endless` replies (it pulls as the client reads). */
+  endlessCharsSent(): number;
   readonly requests: RecordedRequest[];
   stop(): Promise<void>;
 }
@@ -392,12 +394,16 @@ function sseResponse(frames: readonly string[], ending: "close" | "stall" | "dro
 
 const ENDLESS_MARK = "ENDLESS-MARK";
 
-function endlessResponse(dialect: Dialect, chunkChars: number, model: string, signal: AbortSignal): Response {
+function endlessResponse(dialect: Dialect, chunkChars: number, model: string, signal: AbortSignal, stats: StreamStats): Response {
   const frames = framesFor(dialect, turnOf({ type: "text", text: ENDLESS_MARK, chunks: 1 }), model);
   const at = frames.findIndex((text) => text.includes(ENDLESS_MARK));
   const opening = frames.slice(0, at);
   const delta = (frames[at] ?? "").replace(ENDLESS_MARK, "y".repeat(chunkChars));
-  return pulledResponse(async () => opening.shift() ?? delta, signal);
+  return pulledResponse(async () => {
+    const piece = opening.shift() ?? delta;
+    stats.endlessChars += piece.length;
+    return piece;
+  }, signal);
 }
 
 function keepaliveOnlyResponse(dialect: Dialect, kind: KeepaliveKind, everyMs: number, model: string, signal: AbortSignal): Response {
@@ -420,7 +426,11 @@ function oversizedEventResponse(dialect: Dialect, chars: number, lineChars: numb
   return pulledResponse(async () => pieces.shift(), signal);
 }
 
-function answer(dialect: Dialect, reply: ScriptedReply, model: string, signal: AbortSignal): Response {
+interface StreamStats {
+  endlessChars: number;
+}
+
+function answer(dialect: Dialect, reply: ScriptedReply, model: string, signal: AbortSignal, stats: StreamStats): Response {
   const pacing: Pacing = {
     dialect,
     delayMs: "delayMs" in reply ? (reply.delayMs ?? 0) : 0,
@@ -441,7 +451,7 @@ function answer(dialect: Dialect, reply: ScriptedReply, model: string, signal: A
     case "oversized_event":
       return oversizedEventResponse(dialect, reply.chars, reply.lineChars ?? 4 * 1024 * 1024, model, signal);
     case "endless":
-      return endlessResponse(dialect, reply.chunkChars ?? 16 * 1024, model, signal);
+      return endlessResponse(dialect, reply.chunkChars ?? 16 * 1024, model, signal, stats);
     case "stall":
     case "drop":
     case "no_terminal": {
@@ -461,6 +471,7 @@ function answer(dialect: Dialect, reply: ScriptedReply, model: string, signal: A
 export function startModelServer(): ModelServer {
   const queue: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];
+  const stats: StreamStats = { endlessChars: 0 };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -481,7 +492,7 @@ export function startModelServer(): ModelServer {
       const reply = queue.shift();
       if (!reply) return new Response(errorBody(dialect, 500, "model-server: no scripted reply queued"), { status: 500 });
       const model = body !== null && typeof body === "object" && "model" in body ? String(body.model) : "stand-in";
-      return answer(dialect, reply, model, request.signal);
+      return answer(dialect, reply, model, request.signal, stats);
     },
   });
   const url = `http://127.0.0.1:${server.port}`;
@@ -491,6 +502,7 @@ export function startModelServer(): ModelServer {
     openaiBaseUrl: `${url}/v1`,
     enqueue: (...replies) => void queue.push(...replies),
     pending: () => queue.length,
+    endlessCharsSent: () => stats.endlessChars,
     requests,
     stop: async () => {
       await server.stop(true);

@@ -3,8 +3,19 @@
  * (leak-guard.ts), so a test's dead descendants linger as zombies of the test
  * process until it exits, and `kill(pid, 0)` still succeeds on them. A
  * process counts as alive only while it exists and is not a zombie.
+ * `commandLine` lets a cleanup check that a pid still names the process it
+ * recorded before signalling it.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+
+/** The NUL-separated command line from /proc/<pid>/cmdline, undefined when there is no such process. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
 
 /** The one-letter state from /proc/<pid>/stat ("R", "S", "Z", ...), undefined when there is no such process or no /proc. */
 export function processState(pid: number): string | undefined {

@@ -17,6 +17,11 @@
  *
  * The agent's own terminal events (done / error) are not forwarded: the
  * command handlers write the RPC terminal events from the outcome.
+ *
+ * stdout is common/stdout.ts: never blocking, nothing dropped. While more
+ * than 4 MiB of output wait for the client, stdin is not read on (nor the
+ * model stream, bash output or extension output): a client must read its
+ * stdout. After a signal zot gives the client 1 s to take what is queued.
  */
 import type { AgentEvent } from "../../agent/events.ts";
 import { HEADLESS_NO_YOLO_WARNING } from "../../agent/permissions.ts";
@@ -36,6 +41,7 @@ import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
 import { rpcExtensionUI } from "./ui.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
+import { stdoutRoom } from "../../common/stdout.ts";
 
 /** Print mode's options with no session; session flags and a positional prompt are ignored with a warning. */
 function rpcOptions(flags: MainFlags): HeadlessOptions {
@@ -93,6 +99,9 @@ async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promi
       reader.push(next.value);
       const ended = await drain();
       if (ended !== undefined) return ended;
+      // A client that does not read its responses gets its commands read no faster (common/stdout.ts).
+      const room = stdoutRoom();
+      if (room !== undefined && (await Promise.race([room, interrupted])) === "signal") return "signal";
     }
   } finally {
     // Settles a read still pending after a signal or an early close.
