@@ -15,6 +15,10 @@
  * upper bound, marked "≤".
  * Targets: about the original Go zot on the same work (≈30 ms, ≈18 MiB on
  * this machine) and peak RSS < 35 MiB.
+ * JSON output: `dist/zot --json` streaming one answer of JSON_DELTAS text
+ * deltas (≈1 MB of event lines) with stdout a socket (what Bun.spawn and
+ * Node give a child for "pipe"), a real pipe (`| wc -c`, the count checked)
+ * and a regular file; wall time spawn → exit.
  * Usage: bun scripts/bench/print.ts [RUNS]
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -23,6 +27,8 @@ import { startModelServer } from "../../test/support/model-server.ts";
 import { type SummaryRow, REPO_ROOT, fmt, machineLine, median, percentile, printTable, report, tempDir } from "./common.ts";
 
 const RUNS = Number(process.argv[2] ?? 15);
+const JSON_DELTAS = 20_000;
+const JSON_TEXT = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN".repeat(JSON_DELTAS);
 const WARMUPS = 2;
 const RSS_RUNS = 3;
 const GNU_TIME = "/usr/bin/time";
@@ -95,10 +101,54 @@ const base = ["-p", "go", "--provider", "anthropic", "--model", "claude-sonnet-4
 const extRoot = tempDir("zot-bench-exts-");
 const withExt = [...base, ...extensionDirs(extRoot, 3).flatMap((dir) => ["--ext", dir])];
 
+type JsonStdout = "socket" | "pipe" | "file";
+
+/** One --json run streaming JSON_DELTAS deltas; checks that every delta arrived. */
+async function runJsonOnce(home: string, stdout: JsonStdout): Promise<number> {
+  server.enqueue({ type: "text", text: JSON_TEXT, chunks: JSON_DELTAS });
+  const args = ["--json", "go", ...base.slice(2)];
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home };
+  const outFile = join(home, ".json-out");
+  const started = performance.now();
+  let out: string;
+  let code: number;
+  if (stdout === "pipe") {
+    const proc = Bun.spawn(["/bin/sh", "-c", '"$@" | wc -c', "sh", ZOT, ...args], { cwd: home, env, stdout: "pipe", stderr: "inherit" });
+    out = await new Response(proc.stdout).text();
+    code = await proc.exited;
+  } else if (stdout === "file") {
+    const proc = Bun.spawn([ZOT, ...args], { cwd: home, env, stdout: Bun.file(outFile), stderr: "inherit" });
+    code = await proc.exited;
+    out = "";
+  } else {
+    const proc = Bun.spawn([ZOT, ...args], { cwd: home, env, stdout: "pipe", stderr: "inherit" });
+    out = await new Response(proc.stdout).text();
+    code = await proc.exited;
+  }
+  const wallMs = performance.now() - started;
+  if (code !== 0) throw new Error(`zot --json (${stdout}) exited ${code}`);
+  const text = stdout === "file" ? await Bun.file(outFile).text() : out;
+  const lines = stdout === "pipe" ? undefined : text.split("\n").filter((line) => line.includes('"text_delta"')).length;
+  if (lines !== undefined && lines !== JSON_DELTAS) throw new Error(`zot --json (${stdout}): ${lines} text_delta lines, expected ${JSON_DELTAS}`);
+  if (stdout === "pipe" && Number(out.trim()) < JSON_TEXT.length) throw new Error(`zot --json | wc -c: only ${out.trim()} bytes`);
+  return wallMs;
+}
+
+async function measureJson(stdout: JsonStdout): Promise<number[]> {
+  const home = tempDir("zot-bench-json-");
+  for (let i = 0; i < WARMUPS; i++) await runJsonOnce(home, stdout);
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await runJsonOnce(home, stdout));
+  return samples;
+}
+
 console.log(`print-mode session benchmark — ${machineLine()}, ${RUNS} runs after ${WARMUPS} warm-ups`);
 const floor = await measure(["--version"], false);
 const plain = await measure(base, true);
 const extended = await measure(withExt, true);
+const jsonSocket = await measureJson("socket");
+const jsonPipe = await measureJson("pipe");
+const jsonFile = await measureJson("file");
 await server.stop();
 
 const mib = (bytes: number): string => fmt(bytes / (1024 * 1024), 1);
@@ -120,10 +170,21 @@ printTable([
   row("3 tool rounds, no extensions", plain),
   row("3 tool rounds, 3 extensions", extended),
 ]);
+const jsonRow = (label: string, samples: number[]): string[] => [label, fmt(median(samples)), fmt(percentile(samples, 90))];
+console.log("");
+printTable([
+  ["--json, " + fmt(JSON_DELTAS, 0) + " text deltas", "wall median ms", "wall p90 ms"],
+  jsonRow("stdout a socket", jsonSocket),
+  jsonRow("stdout a pipe (| wc -c)", jsonPipe),
+  jsonRow("stdout a file", jsonFile),
+]);
 const rows: SummaryRow[] = [
   { bench: "print", metric: "3-round session wall (no ext)", value: `${fmt(median(timed(plain).map((s) => s.wallMs)))} ms`, target: "≈30 ms (Go zot)" },
   { bench: "print", metric: "3-round session wall (3 ext)", value: `${fmt(median(timed(extended).map((s) => s.wallMs)))} ms` },
   { bench: "print", metric: "spawn → first request (no ext)", value: `${fmt(median(timed(plain).map((s) => s.firstRequestMs)))} ms` },
+  { bench: "print", metric: `--json ${JSON_DELTAS} deltas, socket stdout`, value: `${fmt(median(jsonSocket))} ms` },
+  { bench: "print", metric: `--json ${JSON_DELTAS} deltas, pipe stdout`, value: `${fmt(median(jsonPipe))} ms` },
+  { bench: "print", metric: `--json ${JSON_DELTAS} deltas, file stdout`, value: `${fmt(median(jsonFile))} ms` },
   { bench: "print", metric: "peak RSS (3 ext)", value: `${peakText(extended)} MiB`, target: "< 35 MiB", ok: peak(extended) < 35 * 1024 * 1024 },
 ];
 report(rows);
