@@ -2,7 +2,8 @@
  * stdout that stops being read (issue 7, class 4, for stdout), through
  * dist/zot: a stalled stdout never blocks signal handling (--json into an
  * unread FIFO, `zot rpc` into an unread socket: SIGTERM → 143 with the
- * normal cleanup: extensions shut down, no descendant left); while it is
+ * normal cleanup: extensions shut down, no descendant left; -p waiting to
+ * print its answer: SIGINT → 130); while it is
  * stalled zot stops reading the model stream (backpressure, bounded
  * memory); a slow reader gets every event in order; the shared stdout
  * description is never left non-blocking; print mode into `head -c 10`
@@ -10,7 +11,7 @@
  * (matched by its command line, so a reused pid is never hit).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
 import { BEHAVE, FIXTURES, waitFor } from "../support/extensions.ts";
@@ -197,6 +198,21 @@ describe.if(linux)("a stdout nobody reads", () => {
       expect(ended.trim()).toBe("EXIT 143");
       expect(await new Response(proc.stderr).text()).toContain("zot: interrupted");
       await cleanedUp(fixtures);
+    },
+    60_000,
+  );
+
+  test(
+    "-p whose answer does not fit the unread FIFO: SIGINT while it waits for the reader exits 130 within the 1 s grace",
+    async () => {
+      env.server.enqueue({ type: "text", text: "y".repeat(2_000_000), chunks: 20 });
+      const proc = spawnZot(["-p", "a long answer"], fifo().writeEnd);
+      // The answer is in the session file before it is printed: from then on zot waits for the reader.
+      const saved = (): boolean => env.sessionFiles().some((file) => statSync(file).size > 2_000_000);
+      expect(await waitFor(saved, 15_000)).toBe(true);
+      proc.kill("SIGINT");
+      expect(await exitWithin(proc, 10_000)).toBe(130);
+      expect(await new Response(proc.stderr).text()).toBe("zot: interrupted\n");
     },
     60_000,
   );
