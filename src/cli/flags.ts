@@ -27,6 +27,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "continue", short: "c", kind: "boolean", description: "continue the most recent session in this directory" },
   { name: "resume", short: "r", kind: "boolean", description: "pick a session to resume" },
   { name: "session", kind: "string", value: "path", description: "open this session file" },
+  { name: "fork", kind: "string", value: "path", description: "start a new session holding a copy of this one" },
   { name: "no-session", kind: "boolean", description: "do not read or write a session" },
   { name: "provider", kind: "string", value: "name", description: "anthropic | openai | ollama" },
   { name: "model", kind: "string", value: "id", description: "model id (see --list-models)" },
@@ -59,6 +60,7 @@ export interface MainFlags {
   readonly continue: boolean;
   readonly resume: boolean;
   readonly session?: string;
+  readonly fork?: string;
   readonly noSession: boolean;
   readonly provider?: string;
   readonly model?: string;
@@ -176,6 +178,7 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
     continue: bool("continue"),
     resume: bool("resume"),
     session: str("session"),
+    fork: str("fork"),
     noSession: bool("no-session"),
     provider: str("provider"),
     model: str("model"),
