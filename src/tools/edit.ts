@@ -139,7 +139,7 @@ async function editSnapshot(
   let carried: number;
   try {
     await writeFileAtomic(file, onDisk, { mode, verify: () => assertUnchanged(snapshot, file, path) });
-    carried = carryLateAppends(snapshot, file);
+    carried = await carryLateAppends(snapshot, file);
   } catch (err) {
     if (err instanceof FileChangedError) return textOutcome(err.message, true, { details: { path: absolute, changed: true } });
     return textOutcome(describeFsError(err, path), true);

@@ -5,10 +5,12 @@
  * the file at its path with all of them and throws FileChangedError when
  * anything differs (the edit is then refused, nothing written). Bytes that
  * still reach the old file in the microseconds between that check and the
- * rename (an appender that opened it before the rename) are found through
- * the descriptor afterwards and carried over to the end of the new file by
- * carryLateAppends, so they are not lost; a writer that keeps the old file
- * open goes on writing to the replaced inode, which no rename can prevent.
+ * rename, or a moment after it from an appender that opened the file just
+ * before, are found through the descriptor and carried over to the end of
+ * the new file by carryLateAppends (which watches the replaced inode of a
+ * recently written file for LATE_WRITE_GRACE_MS), so they are not lost. A writer that keeps the old
+ * file open longer goes on writing to the replaced inode, which no rename
+ * can prevent (any editor that saves by rename has the same limit).
  */
 import { appendFileSync, closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
 import { ZotError } from "../common/errors.ts";
@@ -63,25 +65,47 @@ export function assertUnchanged(snapshot: FileSnapshot, file: string, displayPat
   if (fstatSync(snapshot.fd).size !== stats.size) throw new FileChangedError(displayPath);
 }
 
-const CARRY_ROUNDS = 3;
+/** How long after the rename the replaced inode of a recently written file is watched for late writes. */
+export const LATE_WRITE_GRACE_MS = 100;
+/** A file modified this recently before the edit read it may have a writer at work. */
+export const RECENT_WRITE_MS = 5_000;
+/** Longest watch when late writes keep coming (a writer holding the old file open). */
+const LATE_WRITE_MAX_MS = 250;
 
-/** After the rename: appends to `file` whatever reached the replaced inode past the snapshot; returns the bytes carried. */
-export function carryLateAppends(snapshot: FileSnapshot, file: string): number {
-  let carried = 0;
-  let from = snapshot.stats.size;
-  for (let round = 0; round < CARRY_ROUNDS; round++) {
-    const size = fstatSync(snapshot.fd).size;
-    if (size <= from) break;
-    const late = Buffer.alloc(size - from);
-    let read = 0;
-    while (read < late.length) {
-      const got = readSync(snapshot.fd, late, read, late.length - read, from + read);
-      if (got === 0) break;
-      read += got;
+function carryOnce(snapshot: FileSnapshot, file: string, from: number): number {
+  const size = fstatSync(snapshot.fd).size;
+  if (size <= from) return 0;
+  const late = Buffer.alloc(size - from);
+  let read = 0;
+  while (read < late.length) {
+    const got = readSync(snapshot.fd, late, read, late.length - read, from + read);
+    if (got === 0) break;
+    read += got;
+  }
+  appendFileSync(file, late.subarray(0, read));
+  return read;
+}
+
+/**
+ * After the rename: appends to `file` whatever reached the replaced inode
+ * past the snapshot. When the file was written within RECENT_WRITE_MS
+ * before the edit read it, or late bytes already arrived, the inode is
+ * watched until LATE_WRITE_GRACE_MS pass without more (a writer that opened
+ * the file just before the rename writes a moment later). Returns the bytes
+ * carried.
+ */
+export async function carryLateAppends(snapshot: FileSnapshot, file: string): Promise<number> {
+  let carried = carryOnce(snapshot, file, snapshot.stats.size);
+  if (carried === 0 && Date.now() - snapshot.stats.mtimeMs > RECENT_WRITE_MS) return 0;
+  const started = performance.now();
+  let quietSince = started;
+  while (performance.now() - quietSince < LATE_WRITE_GRACE_MS && performance.now() - started < LATE_WRITE_MAX_MS) {
+    await Bun.sleep(1);
+    const more = carryOnce(snapshot, file, snapshot.stats.size + carried);
+    if (more > 0) {
+      carried += more;
+      quietSince = performance.now();
     }
-    appendFileSync(file, late.subarray(0, read));
-    carried += read;
-    from += read;
   }
   return carried;
 }
