@@ -194,11 +194,12 @@ export function loadSessionFd(fd: number, path: string, options: LoadOptions = {
     const firstUser = entries.findIndex((entry) => entry.message.role === "user");
     if (firstUser > 0) entries = entries.slice(firstUser);
     leftOutRows = Math.max(0, (entries[0]?.row ?? scan.messageRowCount) - keptFloor);
-    const budgetMiB = Math.round(window.budget / (1024 * 1024));
+    const mib = 1024 * 1024;
+    const budget = window.budget >= mib ? `${Math.round(window.budget / mib)} MiB` : `${window.budget}-byte`;
     warnings.add(
       0,
       `resumed the newest messages only: ${leftOutRows} older message row(s) since ${compacted ? "the last compaction" : "the start"} ` +
-        `are beyond the ${budgetMiB} MiB resume budget (they stay in the file)`,
+        `are beyond the ${budget} resume budget (they stay in the file)`,
     );
   }
   if (summaryMessage !== undefined) entries.unshift({ message: summaryMessage, row: null });
