@@ -3,7 +3,7 @@
  * beside a small one (issue 7 class 3): `zot -c` resuming the small session
  * reads only the head of the big one, and resuming the big one streams it,
  * keeping only the newest messages within the resume budget. Memory is the
- * peak RSS of the zot process (getrusage), asserted against a bound well
+ * peak RSS of the zot process (support/rss.ts), asserted against a bound
  * under the file size; nothing is timed. The big file is removed afterwards.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
@@ -11,6 +11,7 @@ import { closeSync, mkdirSync, openSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { RESUME_BUDGET_BYTES, sessionDirForCwd } from "../../src/session/index.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
+import { runMeasured, type MeasuredRun } from "../support/rss.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { createModeEnv, requestMessages, requestTexts, type ModeEnv } from "./helpers.ts";
 
@@ -55,17 +56,8 @@ function writeBigSession(): string {
   return path;
 }
 
-async function runMeasured(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string; maxRss: number }> {
-  const proc = Bun.spawn([await zotBinary(), ...args], {
-    cwd: env.cwd,
-    env: cleanEnv(env.home),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  await proc.exited;
-  return { code: proc.exitCode, stdout, stderr, maxRss: proc.resourceUsage()?.maxRSS ?? Number.POSITIVE_INFINITY };
+async function runZotMeasured(args: readonly string[]): Promise<MeasuredRun> {
+  return runMeasured([await zotBinary(), ...args], { cwd: env.cwd, env: cleanEnv(env.home) });
 }
 
 test("zot -c resumes a small session beside a 420 MB one without reading the big one", async () => {
@@ -73,7 +65,7 @@ test("zot -c resumes a small session beside a 420 MB one without reading the big
   env.server.enqueue({ type: "text", text: "small answer" }, { type: "text", text: "follow-up answer" });
   expect((await env.run(["-p", "small question", ...env.providerArgs()])).code).toBe(0);
 
-  const result = await runMeasured(["-p", "-c", "follow-up", ...env.providerArgs()]);
+  const result = await runZotMeasured(["-p", "-c", "follow-up", ...env.providerArgs()]);
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
   expect(result.stdout).toBe("follow-up answer\n");
@@ -86,7 +78,7 @@ test("zot -c resumes a small session beside a 420 MB one without reading the big
 test("resuming the 420 MB session streams it and keeps only the newest messages within the budget", async () => {
   const big = writeBigSession();
   env.server.enqueue({ type: "text", text: "big answer" });
-  const result = await runMeasured(["-p", "--session", big, "what now?", ...env.providerArgs()]);
+  const result = await runZotMeasured(["-p", "--session", big, "what now?", ...env.providerArgs()]);
   expect(result.code).toBe(0);
   expect(result.stdout).toBe("big answer\n");
   expect(result.stderr).toMatch(/^zot: warning: .*: resumed the newest messages only: \d+ older message row\(s\) since the start are beyond the 32 MiB resume budget \(they stay in the file\)\n$/);

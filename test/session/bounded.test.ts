@@ -20,6 +20,7 @@ import {
   summarizeSession,
   SessionWriter,
 } from "../../src/session/index.ts";
+import { runMeasured } from "../support/rss.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { assistantCalls, message, newWriter, tempHome, toolResults, userText, type TempHome } from "./helpers.ts";
 
@@ -97,12 +98,10 @@ describe("a big unindexed session", () => {
     writeFileSync(script, `import { listSessions } from ${JSON.stringify(resolve(import.meta.dir, "../../src/session/index.ts"))};
 const [s] = await listSessions(process.argv[2]);
 console.log(JSON.stringify({ count: s.messageCount, first: s.firstUserText.slice(0, 3) }));`);
-    const child = Bun.spawn([process.execPath, script, dir], { stdout: "pipe", stderr: "pipe" });
-    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
-    await child.exited;
-    expect(err).toBe("");
-    expect(JSON.parse(out)).toEqual({ count: 200, first: "0 z" });
-    expect(child.resourceUsage()?.maxRSS ?? Infinity).toBeLessThan(150 * MiB);
+    const child = await runMeasured([process.execPath, script, dir]);
+    expect(child.stderr).toBe("");
+    expect(JSON.parse(child.stdout)).toEqual({ count: 200, first: "0 z" });
+    expect(child.maxRss).toBeLessThan(150 * MiB);
     expect(existsSync(indexPathFor(path))).toBe(true);
     expect(summarizeSession(path)?.messageCount).toBe(200);
     rmSync(path);
