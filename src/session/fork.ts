@@ -11,8 +11,9 @@
  * keeps the row numbering that compaction rows refer to. The new session is
  * then loaded like a resumed one (load.ts).
  */
-import { closeSync, openSync } from "node:fs";
+import { closeSync, constants } from "node:fs";
 import { SessionError } from "./errors.ts";
+import { openRegular } from "./files.ts";
 import type { SessionMeta } from "./format.ts";
 import { peekRowType, readLines, type SessionLine } from "./lines.ts";
 import { sessionFsError, type LoadOptions } from "./load.ts";
@@ -98,7 +99,7 @@ function copyRows(fd: number, plan: SourcePlan, writer: SessionWriter): void {
 export function forkSession(sourcePath: string, options: NewSessionOptions & LoadOptions): ResumedSession {
   let fd: number;
   try {
-    fd = openSync(sourcePath, "r");
+    fd = openRegular(sourcePath, constants.O_RDONLY);
   } catch (err) {
     throw sessionFsError(sourcePath, err, "open");
   }

@@ -15,11 +15,12 @@
  * writes are atomic (temp + rename, 0600) and best effort: a failure is
  * ignored.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { parseJson } from "../common/json.ts";
 import { PRIVATE_FILE_MODE } from "../common/private.ts";
+import { readSmallFile } from "./files.ts";
 import type { SummaryState } from "./summary.ts";
 
 /** Bytes before `size` whose hash ties an index to its file. */
@@ -83,13 +84,8 @@ export function tailHash(fd: number, size: number): string {
 }
 
 function readIndexFile(sessionPath: string): v.InferOutput<typeof IndexSchema> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(indexPathFor(sessionPath), "utf8");
-  } catch {
-    return undefined;
-  }
-  if (text.length > 64 * 1024) return undefined;
+  const text = readSmallFile(indexPathFor(sessionPath), 64 * 1024);
+  if (text === undefined) return undefined;
   const parsed = parseJson(text);
   if (!parsed.ok) return undefined;
   const result = v.safeParse(IndexSchema, parsed.value);

@@ -10,13 +10,14 @@
  * (stdin) for `--resume`. Listing never repairs session files, and files
  * that are not sessions are left out.
  */
-import { closeSync, fstatSync, openSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import type { Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
+import { openRegular } from "./files.ts";
 import { readIndex, writeIndex } from "./index-file.ts";
 import { sessionDirForCwd, SESSION_FILE_EXTENSION } from "./paths.ts";
 import { scanSessionFd, WarningList } from "./scan.ts";
@@ -43,7 +44,7 @@ export const INDEX_AFTER_BYTES = 1024 * 1024;
 export function summarizeSession(path: string): SessionSummary | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openRegular(path, constants.O_RDONLY);
   } catch {
     return undefined;
   }
@@ -93,7 +94,7 @@ export type SessionHead = "messages" | "empty" | "not_session";
 export function sessionHead(path: string): SessionHead {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openRegular(path, constants.O_RDONLY);
   } catch {
     return "not_session";
   }

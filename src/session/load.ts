@@ -16,10 +16,11 @@
  * warnings. Throws SessionError when the file is missing, unreadable or its
  * first row is not a meta row.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, writeSync } from "node:fs";
 import { systemErrorCode } from "../common/errors.ts";
 import type { Message, Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
+import { NotRegularFileError, openRegular } from "./files.ts";
 import type { SessionMeta } from "./format.ts";
 import { COLLECT_EVERY_BYTES } from "./lines.ts";
 import { repairToolPairing, type TranscriptEntry } from "./repair.ts";
@@ -61,6 +62,7 @@ export interface LoadOptions {
 
 export function sessionFsError(path: string, err: unknown, action: string): SessionError {
   if (err instanceof SessionError) return err;
+  if (err instanceof NotRegularFileError) return new SessionError("unreadable", path, "not a regular file", {}, { cause: err });
   const code = systemErrorCode(err);
   if (code === "ENOENT") return new SessionError("not_found", path, "session file not found", {}, { cause: err });
   return new SessionError("unreadable", path, `cannot ${action} session file (${code ?? "error"})`, {}, { cause: err });
@@ -235,13 +237,13 @@ export function loadSession(path: string, options: LoadOptions = {}): LoadedSess
   let fd: number;
   let repair = options.repair !== false;
   try {
-    fd = openSync(path, repair ? "r+" : "r");
+    fd = openRegular(path, repair ? constants.O_RDWR : constants.O_RDONLY);
   } catch (err) {
     const code = systemErrorCode(err);
     if (!repair || (code !== "EACCES" && code !== "EPERM" && code !== "EROFS")) throw sessionFsError(path, err, "open");
     repair = false;
     try {
-      fd = openSync(path, "r");
+      fd = openRegular(path, constants.O_RDONLY);
     } catch (again) {
       throw sessionFsError(path, again, "open");
     }

@@ -14,11 +14,12 @@
  * known (from the lock file, or the index file its writer keeps). Only zots
  * take these locks: the original Go zot does not.
  */
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { EWOULDBLOCK, flock, LOCK_EX, LOCK_NB, LOCK_SH, LOCK_UN } from "../common/libc.ts";
 import { systemErrorCode } from "../common/errors.ts";
 import { PRIVATE_FILE_MODE } from "../common/private.ts";
+import { openRegular, readSmallFile } from "./files.ts";
 import { indexWriterPid } from "./index-file.ts";
 
 export interface SessionLock {
@@ -60,12 +61,8 @@ function livePid(pid: number | undefined): number | undefined {
 }
 
 function readLockFilePid(path: string): number | undefined {
-  try {
-    const text = readFileSync(path, "utf8").trim();
-    return /^\d+$/.test(text) ? Number(text) : undefined;
-  } catch {
-    return undefined;
-  }
+  const text = readSmallFile(path, 64)?.trim();
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 function lockFileAge(path: string): number {
@@ -134,7 +131,7 @@ export function isLockedByOther(sessionPath: string): boolean {
   if (livePid(pid) !== undefined) return true;
   let fd: number;
   try {
-    fd = openSync(sessionPath, "r");
+    fd = openRegular(sessionPath, constants.O_RDONLY);
   } catch {
     return false;
   }

@@ -19,7 +19,7 @@
  * still message-less file, the next append recreates it (meta first)
  * instead of writing into an unlinked inode. Failures throw SessionError.
  */
-import { closeSync, constants, fstatSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, unlinkSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
@@ -27,6 +27,7 @@ import { ensurePrivateDirs, PRIVATE_FILE_MODE, tightenFd } from "../common/priva
 import { ZOT_VERSION } from "../common/version.ts";
 import { emptyUsage, type Message, type Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
+import { openRegular } from "./files.ts";
 import { serializeRow, type SessionMeta, type SessionRow } from "./format.ts";
 import { removeIndex, writeIndex } from "./index-file.ts";
 import { loadSessionFd, sessionFsError, type LoadedSession, type LoadOptions } from "./load.ts";
@@ -70,7 +71,7 @@ const CREATE_ATTEMPTS = 5;
 
 function openFile(path: string, flags: number): number {
   try {
-    return openSync(path, flags, PRIVATE_FILE_MODE);
+    return openRegular(path, flags, PRIVATE_FILE_MODE);
   } catch (err) {
     if (systemErrorCode(err) === "EEXIST") throw new SessionError("exists", path, "session file already exists", {}, { cause: err });
     throw sessionFsError(path, err, "open");

@@ -7,7 +7,7 @@
  * warning, sending the provider a bounded request.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDirForCwd } from "../../src/session/index.ts";
 import { removeTempDirs } from "../support/temp.ts";
@@ -119,4 +119,24 @@ test("any other line nested too deep is skipped with a warning and the rest resu
   const texts = JSON.stringify(requestMessages(env.server.requests[0]));
   expect(texts).toContain("still here");
   expect(texts).not.toContain("lost");
+});
+
+test("a FIFO named like a session never blocks zot: --session and --fork refuse it, --continue passes it by", async () => {
+  const dir = sessionDirForCwd(env.cwd, join(env.home, "sessions"));
+  mkdirSync(dir, { recursive: true });
+  const fifo = join(dir, "20990101-000000-f1f0f1f0.jsonl");
+  expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+  for (const flag of ["--session", "--fork"]) {
+    const result = await env.run(["-p", flag, fifo, "hi", ...env.providerArgs()], { timeoutMs: 10_000 });
+    expect(result.stderr).toBe(`zot: ${fifo}: not a regular file\n`);
+    expect(result.code).toBe(1);
+  }
+  const path = writeSession([META, USER]);
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(path, old, old);
+  env.server.enqueue({ type: "text", text: "continued" });
+  const result = await env.run(["-p", "-c", "next", ...env.providerArgs()], { timeoutMs: 10_000 });
+  expect(result.stderr).toBe("");
+  expect(result.stdout).toBe("continued\n");
+  expect(JSON.stringify(requestMessages(env.server.requests[0]))).toContain("read it");
 });
