@@ -128,6 +128,22 @@ describe("the resume budget", () => {
       `resumed the newest messages only: ${loaded.leftOutRows} older message row(s) since the start are beyond the 1500-byte resume budget (they stay in the file)`,
     ]);
   });
+
+  test("after a compaction the summary stays first and the budget counts only the rows since", () => {
+    const home = tempHome();
+    const writer = newWriter(home);
+    for (let i = 0; i < 6; i++) writer.appendMessage(userText(`old ${i} ${"o".repeat(300)}`));
+    writer.appendCompaction({ summary: userText("the summary"), keptFrom: 4 });
+    for (let i = 0; i < 6; i++) writer.appendMessage(userText(`new ${i} ${"n".repeat(300)}`));
+    writer.close();
+    const loaded = loadSession(writer.path, { budgetBytes: 1300 });
+    const texts = loaded.messages.map((m) => (m.content[0]?.type === "text" ? m.content[0].text.split(" ").slice(0, 2).join(" ") : ""));
+    expect(texts[0]).toBe("the summary");
+    expect(texts.slice(1)).toEqual(["new 3", "new 4", "new 5"]);
+    expect(loaded.messageRows).toEqual([null, 9, 10, 11]);
+    expect(loaded.leftOutRows).toBe(5); // rows 4..8: kept by the compaction, beyond the budget
+    expect(loaded.warnings[0]?.message).toContain("5 older message row(s) since the last compaction");
+  });
 });
 
 describe("fork", () => {
