@@ -92,10 +92,7 @@ export interface ScanResult {
   readonly goodLength: number;
   /** End of the last "\n"-terminated line read: a safe resume point. */
   readonly terminatedEnd: number;
-  /** Lines read (the line number of the last one). */
-  readonly lastLine: number;
   readonly tail?: TailRepair;
-  readonly stopped: boolean;
 }
 
 function rowTypeOf(raw: unknown): unknown {
@@ -177,11 +174,9 @@ export function scanSessionFd(fd: number, options: ScanOptions): ScanResult {
   let messageRowCount = options.messagesBefore ?? 0;
   let goodLength = options.from ?? 0;
   let terminatedEnd = goodLength;
-  let lastLine = (options.firstLine ?? 1) - 1;
   let tail: TailRepair | undefined;
 
   const visit = (line: SessionLine): boolean => {
-    lastLine = line.line;
     const declared = peekRowType(line.prefix);
     if (line.text === undefined) {
       if (declared === "message") messageRowCount++;
@@ -229,8 +224,7 @@ export function scanSessionFd(fd: number, options: ScanOptions): ScanResult {
     return options.keepGoing?.() ?? true;
   };
 
-  const end = readLines(fd, { from: options.from ?? 0, firstLine: options.firstLine ?? 1 }, visit);
-  const stopped = end.stopped && tail !== "torn";
-  const result = { messageRowCount, goodLength, terminatedEnd, lastLine, stopped };
+  readLines(fd, { from: options.from ?? 0, firstLine: options.firstLine ?? 1 }, visit);
+  const result = { messageRowCount, goodLength, terminatedEnd };
   return tail === undefined ? result : { ...result, tail };
 }

@@ -291,7 +291,7 @@ export class SessionWriter {
     return meta;
   }
 
-  /** Raw, already-serialised lines (fork.ts); `messageRows` of them are message rows. */
+  /** Appends raw, already-serialised lines (fork.ts copies rows verbatim; adoptFilled recounts them). */
   appendRawLines(bytes: Uint8Array): void {
     const fd = this.#fd;
     if (fd === undefined) throw new SessionError("closed", this.path, "session writer is closed");
