@@ -158,17 +158,13 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
 export function createReadTool(): Tool {
   return {
     name: "read",
-    description:
-      "Read a file. Text comes back as lines (no line numbers), at most " +
-      `${MAX_OUTPUT_LINES} lines or ${MAX_OUTPUT_BYTES / 1024} KiB per call; use offset (1-based line) and limit ` +
-      "to page through larger files — the result says which offset to continue from. " +
-      "PNG, JPEG, GIF and WebP files are returned as images. Binary files are refused.",
+    description: "Read a file, a page at a time (offset = 1-based line). Images (png/jpg/gif/webp) return inline.",
     schema: {
       type: "object",
       properties: {
         path: PATH_PROPERTY,
-        offset: { type: "integer", minimum: 1, description: "1-based line number to start reading at (default 1)." },
-        limit: { type: "integer", minimum: 1, description: `Maximum number of lines to return (at most ${MAX_OUTPUT_LINES}).` },
+        offset: { type: "integer" },
+        limit: { type: "integer" },
       },
       required: ["path"],
     },
