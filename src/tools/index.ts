@@ -1,7 +1,8 @@
 /**
  * Public surface of the tools area: the built-in file and shell tools
  * (read, write, edit, bash), the selection rules of `--tools a,b` /
- * `--no-tools`, the ToolRegistry, and the Tool contract types.
+ * `--no-tools`, the ToolRegistry, and the Tool contract types;
+ * liveShellGroups() for code that kills bash's process groups at exit.
  */
 import { createBashTool } from "./bash.ts";
 import { createEditTool } from "./edit.ts";
@@ -11,7 +12,7 @@ import { createWriteTool } from "./write.ts";
 
 export * from "./types.ts";
 export { ToolRegistry } from "./registry.ts";
-export { createBashTool, formatDuration, KILL_GRACE_MS } from "./bash.ts";
+export { createBashTool, formatDuration, KILL_GRACE_MS, liveShellGroups, type BashToolOptions } from "./bash.ts";
 export { createEditTool } from "./edit.ts";
 export { createReadTool, MAX_IMAGE_BYTES } from "./read.ts";
 export { createWriteTool } from "./write.ts";
