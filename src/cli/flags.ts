@@ -43,7 +43,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "auto-compact", kind: "string", value: "share|off", description: "compact when context use passes this share of the window (default 0.85)" },
   { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools (read, write, edit, bash)" },
   { name: "no-tools", kind: "boolean", description: "no built-in tools" },
-  { name: "jail", kind: "boolean", description: "confine file tools to the working directory" },
+  { name: "jail", kind: "boolean", description: "confine tools to the working directory (bash in an OS sandbox)" },
   { name: "no-yolo", kind: "boolean", description: "ask before each tool call (interactive only)" },
   { name: "ext", short: "e", kind: "string", multiple: true, value: "dir", description: "load this extension for one run (repeatable)" },
   { name: "no-ext", kind: "boolean", aliases: ["no-extensions"], description: "skip extension discovery (--ext still loads)" },
