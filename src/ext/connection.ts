@@ -8,7 +8,7 @@
  * owner via `onFrame`. When the extension exits, breaks its pipe, overflows
  * its queue or sends an oversized line, every request fails at once (those
  * still waiting in the host, unsent, and those in flight) and the owner
- * learns why through `onClosed`.
+ * learns why through `onClosed`; closing before hello fails start() at once.
  */
 import type { LoadedManifest } from "./manifest.ts";
 import { ExtensionLoadError, ExtensionRequestError, type LoadFailure, type RequestFailure } from "./errors.ts";
@@ -87,11 +87,17 @@ export class ExtensionConnection {
     return this.closedReason !== undefined;
   }
 
+  /** True once the extension said hello. */
+  get handshaken(): boolean {
+    return this.helloSeen;
+  }
+
   /**
    * Spawns the process and completes the hello handshake before `deadline`
-   * (epoch ms). Rejects with an ExtensionLoadError; the process is then gone.
+   * (epoch ms; `boundMs` is the startup bound it came from, for the error).
+   * Rejects with an ExtensionLoadError; the process is then gone.
    */
-  async start(deadline: number): Promise<void> {
+  async start(deadline: number, boundMs?: number): Promise<void> {
     const manifest = this.loaded.manifest;
     this.log.startMarker(this.name, manifest.version);
     const resolved = resolveExec(this.exec, this.dir);
@@ -110,10 +116,10 @@ export class ExtensionConnection {
       this.helloWaiter = { resolve, reject };
     });
     void this.readLoop(proc);
-    const timeoutMs = Math.max(0, deadline - Date.now());
+    const remainingMs = Math.max(0, deadline - Date.now());
     let timer: Timer | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject({ kind: "hello_timeout", timeoutMs } satisfies LoadFailure), timeoutMs);
+      timer = setTimeout(() => reject({ kind: "hello_timeout", timeoutMs: boundMs ?? remainingMs } satisfies LoadFailure), remainingMs);
     });
     try {
       await Promise.race([hello, timeout]);
@@ -348,6 +354,8 @@ export class ExtensionConnection {
     if (this.closedReason) return;
     this.closedReason = reason;
     clearTimeout(this.idleTimer);
+    // Closed before hello (zot stopping): start() fails now instead of at the deadline.
+    if (!this.helloSeen) this.helloWaiter?.reject({ kind: "disconnected", detail: describeCloseReason(reason) });
     if (reason.kind !== "shutdown" && reason.kind !== "load_failed") this.log.note(`disconnected: ${describeCloseReason(reason)}`);
     this.queue?.close();
     const detail = describeCloseReason(reason);
