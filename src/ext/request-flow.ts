@@ -18,7 +18,8 @@
  * Waiting is not the extension's fault: the caller starts the reply deadline
  * when `dispatch` is called. A waiting request still has a user-facing bound:
  * it fails, never sent ("stalled"), once the extension has answered nothing
- * for that request's reply deadline while it waited. At most
+ * for that request's reply deadline while it waited (also when a slot frees
+ * up only because a request in flight timed out). At most
  * MAX_WAITING_REQUESTS wait; past that a request fails at once
  * ("overloaded"). `withdraw` (cancellation) removes a waiting request without
  * sending anything; `close` fails every waiting request at once.
@@ -54,6 +55,8 @@ export interface RequestFlowOptions {
   readonly maxInFlight?: number;
   readonly priorityReserve?: number;
   readonly maxWaiting?: number;
+  /** Clock (tests). */
+  readonly now?: () => number;
 }
 
 type EntryState = "waiting" | "in_flight" | "done";
@@ -103,15 +106,18 @@ export class RequestFlow {
   private readonly lines: Record<RequestLane, Line> = { nested: new Line(), priority: new Line(), model: new Line() };
   private inFlightCount = 0;
   private waitingCount = 0;
-  private lastReplyAt = Date.now();
+  private lastReplyAt: number;
   private stallTimer: Timer | undefined;
   private pumping = false;
   private closedWith: RequestFailure | undefined;
   private readonly maxInFlight: number;
   private readonly priorityReserve: number;
   private readonly maxWaiting: number;
+  private readonly now: () => number;
 
   constructor(private readonly options: RequestFlowOptions) {
+    this.now = options.now ?? Date.now;
+    this.lastReplyAt = this.now();
     this.maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT_REQUESTS;
     this.priorityReserve = options.priorityReserve ?? PRIORITY_RESERVE;
     this.maxWaiting = options.maxWaiting ?? MAX_WAITING_REQUESTS;
@@ -127,7 +133,7 @@ export class RequestFlow {
 
   /** Dispatches the request now when it may go, else queues it. */
   submit(request: FlowRequest): FlowTicket {
-    const entry: Entry = { request, since: Date.now(), state: "waiting" };
+    const entry: Entry = { request, since: this.now(), state: "waiting" };
     const ticket: FlowTicket = {
       withdraw: () => {
         if (entry.state !== "waiting") return false;
@@ -162,7 +168,7 @@ export class RequestFlow {
 
   /** A reply arrived: the extension is making progress. */
   replied(): void {
-    this.lastReplyAt = Date.now();
+    this.lastReplyAt = this.now();
   }
 
   /** Dispatches what may go now (call when the outbound queue made room). */
@@ -174,10 +180,19 @@ export class RequestFlow {
         const next = this.nextAdmissible();
         if (!next) break;
         next.line.shift();
-        next.entry.state = "in_flight";
         this.waitingCount--;
+        const { entry } = next;
+        // A slot freed by a timed-out request is no sign of life: what already stalled fails, unsent.
+        const stallMs = entry.request.stallMs;
+        const now = this.now();
+        if (stallMs !== undefined && now - Math.max(entry.since, this.lastReplyAt) >= stallMs) {
+          entry.state = "done";
+          entry.request.refuse({ kind: "stalled", waitedMs: now - entry.since, inFlight: this.inFlightCount });
+          continue;
+        }
+        entry.state = "in_flight";
         this.inFlightCount++;
-        next.entry.request.dispatch();
+        entry.request.dispatch();
         if (this.closedWith) break;
       }
     } finally {
@@ -224,7 +239,7 @@ export class RequestFlow {
       this.stallTimer = undefined;
       this.failStalled();
       if (this.waitingCount > 0) this.armStallTimer();
-    }, Math.max(0, due - Date.now()));
+    }, Math.max(0, due - this.now()));
     // The bound never keeps zot alive on its own.
     this.stallTimer.unref();
   }
@@ -249,7 +264,7 @@ export class RequestFlow {
   }
 
   private failStalled(): void {
-    const now = Date.now();
+    const now = this.now();
     const stalled: Entry[] = [];
     for (const lane of LANE_ORDER) {
       for (const entry of this.lines[lane].waiting()) {

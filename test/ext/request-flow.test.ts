@@ -152,4 +152,20 @@ describe("RequestFlow", () => {
     for (let i = 0; i < 300 && !p.refused.has("waiting"); i++) await Bun.sleep(10);
     expect(p.refused.get("waiting")?.kind).toBe("stalled");
   });
+
+  test("a slot freed after the extension went quiet does not send a request that already stalled", () => {
+    let clock = 1_000_000;
+    const flow = new RequestFlow({ hasRoom: () => true, maxInFlight: 1, now: () => clock });
+    const p = probe(flow);
+    p.submit("first", "model", 60_000);
+    p.submit("second", "model", 60_000);
+    p.submit("third", "model", 60_000);
+    // 60 s without a reply: "first" times out (its caller releases it); the others waited that long too.
+    clock += 60_000;
+    p.tickets.get("first")!.release();
+    expect(p.dispatched).toEqual(["first"]);
+    expect(p.refused.get("second")).toMatchObject({ kind: "stalled", waitedMs: 60_000 });
+    expect(p.refused.get("third")?.kind).toBe("stalled");
+    expect(flow.waiting).toBe(0);
+  });
 });
