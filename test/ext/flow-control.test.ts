@@ -55,7 +55,7 @@ describe("request flow control (real extensions)", () => {
     );
     expect(Date.now() - begun).toBeGreaterThanOrEqual(2_500);
     expect(outcomes.map(texts)).toEqual(Array.from({ length: calls }, (_, i) => `echo: {"n": ${i}}`));
-  });
+  }, 30_000);
 
   test("cancelling a call that waits in the host sends nothing (no tool_call, no tool_cancel)", async () => {
     const record = join(root, "frames.jsonl");
@@ -77,7 +77,7 @@ describe("request flow control (real extensions)", () => {
     expect(existsSync(cancels)).toBe(false);
     connection.kill();
     for (const outcome of await Promise.all(running)) expect(outcome.status).toBe("failed");
-  });
+  }, 30_000);
 
   test("a waiting call fails unsent once the extension answered nothing for its deadline", async () => {
     const record = join(root, "frames.jsonl");
@@ -92,7 +92,7 @@ describe("request flow control (real extensions)", () => {
     expect(readRecord(record).some((frame) => frame.type === "tool_call" && JSON.stringify(frame.args).includes("late"))).toBe(false);
     connection.kill();
     await Promise.all(holding);
-  });
+  }, 30_000);
 
   test("a crash fails every waiting call at once, long before any deadline", async () => {
     const { connection } = await started("crashy", ["crash-on-tool"]);
@@ -105,7 +105,7 @@ describe("request flow control (real extensions)", () => {
       expect(outcome.status).toBe("failed");
       expect(texts(outcome)).toContain("extension disconnected: exited (status 7)");
     }
-  });
+  }, 30_000);
 
   test("a slash command does not wait behind a burst of tool calls", async () => {
     const { manager, connection } = await started("busy", ["async-tool=30"]);
@@ -114,7 +114,7 @@ describe("request flow control (real extensions)", () => {
     expect(invoked.response).toMatchObject({ action: "display", display: "hello there from busy" });
     connection.kill();
     await Promise.all(burst);
-  });
+  }, 30_000);
 
   test("an extension that stops reading is still disconnected, and the calls waiting for it fail at once", async () => {
     const { connection, ui } = await started("deaf", ["never-read"]);
@@ -124,7 +124,7 @@ describe("request flow control (real extensions)", () => {
     expect(connection.closed).toBe(true);
     expect(ui.notes.find((note) => note.level === "failed")?.message).toContain("outbound queue overflow");
     for (const outcome of await Promise.all(waiting)) expect(texts(outcome)).toContain("extension disconnected: stopped reading its stdin");
-  });
+  }, 30_000);
 
   test("tools that call_tool back into their own extension never deadlock on the slots their callers hold", async () => {
     const dir = lifecycleExtension(join(root, "exts"), "relayer", ["call-tool", "deferred=hidden"]);
@@ -141,5 +141,5 @@ describe("request flow control (real extensions)", () => {
     await session.prompt("relay a lot");
     const results = toolResultsOf(client.requests[1]!.messages.at(-1)).map((result) => result.text);
     expect(results).toEqual(Array.from({ length: calls }, () => "relayed: enabled"));
-  });
+  }, 30_000);
 });

@@ -136,7 +136,7 @@ describe("RequestFlow", () => {
     expect(p.dispatched).toEqual(["busy"]);
     p.tickets.get("busy")!.release();
     expect(p.dispatched).toEqual(["busy", "unbounded"]);
-  });
+  }, 30_000);
 
   test("replies keep a waiting request alive: the stall bound counts from the last reply", async () => {
     const flow = new RequestFlow({ hasRoom: () => true, maxInFlight: 1 });
@@ -151,7 +151,7 @@ describe("RequestFlow", () => {
     expect(p.refused.has("waiting")).toBe(false);
     for (let i = 0; i < 300 && !p.refused.has("waiting"); i++) await Bun.sleep(10);
     expect(p.refused.get("waiting")?.kind).toBe("stalled");
-  });
+  }, 30_000);
 
   test("a slot freed after the extension went quiet does not send a request that already stalled", () => {
     let clock = 1_000_000;

@@ -41,7 +41,7 @@ describe("extension startup", () => {
     expect(manager.starting()).toEqual([]);
     expect(manager.registry.tool("py_echo")?.extension).toBe("slow");
     expect(manager.registry.shadowed.map((conflict) => `${conflict.extension}:${conflict.name}`)).toEqual(["fast:greet", "fast:py_echo"]);
-  });
+  }, 30_000);
 
   test("shutdown during startup stops a silent extension at once and records no load error", async () => {
     const pidFile = join(root, "mute.json");
@@ -62,5 +62,5 @@ describe("extension startup", () => {
     expect(manager.loadErrors).toEqual([]);
     const { pid } = JSON.parse(readFileSync(pidFile, "utf8")) as { pid: number };
     expect(await waitFor(() => !isAlive(pid), 5_000)).toBe(true);
-  });
+  }, 30_000);
 });

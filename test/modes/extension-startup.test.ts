@@ -57,7 +57,7 @@ test("an extension that never speaks is reported once the bound passes, and zot 
   expect(result.stderr).toContain('zot: warning: extension "mute" failed to load: sent no hello within 1500 ms');
   const { pid } = JSON.parse(readFileSync(pidFile, "utf8")) as { pid: number };
   expect(await waitFor(() => !isAlive(pid))).toBe(true);
-});
+}, 30_000);
 
 test("Ctrl+C while print mode waits for a silent extension ends zot at once, extension included", async () => {
   const pidFile = join(env.base, "mute.json");
@@ -98,7 +98,7 @@ test("config.json ext_ready_timeout_ms sets the bound (the env var wins over it)
   expect(configured.stderr).toContain("sent no hello within 1200 ms");
   const overridden = await env.run(["-p", "hi", ...env.providerArgs(), "--ext", mute], { env: { ZOT_EXT_READY_TIMEOUT_MS: "800" }, timeoutMs: 20_000 });
   expect(overridden.stderr).toContain("sent no hello within 800 ms");
-});
+}, 30_000);
 
 test("doctor finishes within the bound plus a second, even with a silent extension and one that ignores shutdown", async () => {
   const root = join(env.home, "extensions");
@@ -115,7 +115,7 @@ test("doctor finishes within the bound plus a second, even with a silent extensi
   expect(result.stdout).toMatch(/✓ slowpoke .* — ready\n[^\n]*\n {6}startup: \d+ ms/);
   // Bound + 1 s, plus a generous allowance for spawning zot and Python on a busy machine.
   expect(elapsed).toBeLessThan(boundMs + 1_000 + 1_500);
-});
+}, 30_000);
 
 interface Rpc {
   readonly lines: Record<string, unknown>[];
