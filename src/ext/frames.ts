@@ -5,8 +5,15 @@
  * strings or numbers and are normalised to strings. Outbound frames (host →
  * extension) are typed constructors' shapes. `decodeInboundFrame` never
  * throws: it returns the frame or a typed problem for the extension's log.
+ * Nesting is bounded before anything walks a frame: a line nested deeper than
+ * MAX_JSON_DEPTH (256) is the `too_deep` problem, and a register_tool schema
+ * nested deeper than MAX_VALUE_DEPTH (128) makes the frame invalid, since the
+ * schema is embedded in every provider request. Other embedded values
+ * (modified_args, tool_args, call_tool args) are bounded where they are used,
+ * so the waiting request still gets an answer.
  */
 import * as v from "valibot";
+import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, parseJson, valueTooDeep } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -26,6 +33,11 @@ const ContentBlockSchema = v.looseObject({
 export type WireContentBlock = v.InferOutput<typeof ContentBlockSchema>;
 
 const JsonObject = v.record(v.string(), v.unknown());
+/** A JSON Schema embedded in provider requests: an object nested at most MAX_VALUE_DEPTH levels. */
+const ToolSchema = v.pipe(
+  JsonObject,
+  v.check((schema) => !valueTooDeep(schema, MAX_VALUE_DEPTH), `nested deeper than ${MAX_VALUE_DEPTH} levels`),
+);
 
 export const LIFECYCLE_EVENTS = [
   "session_start", "session_end", "user_prompt_submit", "turn_start", "turn_end", "tool_call",
@@ -54,7 +66,7 @@ const inboundSchemas = {
     type: v.literal("register_tool"),
     name: v.pipe(v.string(), v.minLength(1, "must not be empty")),
     description: v.optional(v.string(), ""),
-    schema: v.optional(JsonObject),
+    schema: v.optional(ToolSchema),
     deferred: OptBool,
     interactive: OptBool,
   }),
@@ -118,6 +130,7 @@ export type SubscribeFrame = InboundOf<"subscribe">;
 
 export type FrameProblem =
   | { readonly kind: "not_json"; readonly detail: string }
+  | { readonly kind: "too_deep"; readonly limit: number }
   | { readonly kind: "not_object" }
   | { readonly kind: "unknown_type"; readonly frameType: string }
   | { readonly kind: "invalid"; readonly frameType: string; readonly detail: string };
@@ -125,12 +138,12 @@ export type FrameProblem =
 export type DecodeResult = { readonly ok: true; readonly frame: InboundFrame } | { readonly ok: false; readonly problem: FrameProblem };
 
 export function decodeInboundFrame(line: string): DecodeResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch (err) {
-    return { ok: false, problem: { kind: "not_json", detail: err instanceof Error ? err.message : String(err) } };
+  const parsed = parseJson(line, MAX_JSON_DEPTH);
+  if (!parsed.ok) {
+    const { problem } = parsed;
+    return { ok: false, problem: problem.kind === "too_deep" ? { kind: "too_deep", limit: problem.limit } : { kind: "not_json", detail: problem.message } };
   }
+  const raw = parsed.value;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, problem: { kind: "not_object" } };
   const type = (raw as { type?: unknown }).type;
   if (typeof type !== "string" || !Object.hasOwn(inboundSchemas, type)) {
@@ -148,6 +161,8 @@ export function describeFrameProblem(problem: FrameProblem): string {
   switch (problem.kind) {
     case "not_json":
       return `malformed JSON frame dropped: ${problem.detail}`;
+    case "too_deep":
+      return `frame dropped: JSON nested deeper than ${problem.limit} levels`;
     case "not_object":
       return "frame dropped: not a JSON object";
     case "unknown_type":

@@ -4,11 +4,14 @@
  * names through PATH), cwd = the extension directory, stdin/stdout pipes,
  * stderr appended to the extension's log file, and its own process group so
  * the whole tree can be signalled. Also the signalling helpers and the
- * process-exit safety net that SIGKILLs every live group (no orphans).
+ * process-exit safety net that SIGKILLs every live group. Helpers that left
+ * the group (setsid, double fork) are ended by the process-tree guard
+ * (common/process-tree.ts) on Linux.
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
+import { trackSpawned } from "../common/process-tree.ts";
 import type { LoadFailure } from "./errors.ts";
 import { type ExtensionLog, closeFd } from "./log.ts";
 
@@ -64,6 +67,7 @@ export function spawnExtension(
       env: process.env,
     });
     liveGroups.add(proc.pid);
+    trackSpawned(proc, { ownGroup: true });
     void proc.exited.then(() => {
       // The leader is gone; reap anything it left in its group.
       signalGroup(proc.pid, "SIGKILL");

@@ -3,8 +3,9 @@
  * --no-session → none; --session <path> → that file (locked, loaded with
  * repair, then appended to); --continue → the newest session of this cwd
  * holding a message (none → a new one, with a note on stderr); --resume → a
- * numbered picker on stderr reading the choice from stdin (needs a terminal
- * on stdin); --fork <path> → a new session holding a copy of that one
+ * numbered picker on stderr (sanitized on a terminal: titles come from
+ * session files) reading the choice from stdin (needs a terminal on stdin);
+ * --fork <path> → a new session holding a copy of that one
  * (session/fork.ts); else a new file. A session another zot is writing is
  * refused (SessionError "busy", naming the `--fork` remedy). $ZOT_HOME and
  * the sessions directories are kept private (0700). Empty, stale sessions of
@@ -16,6 +17,7 @@
 import { ZotError, errorMessage } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
 import { tightenPath, PRIVATE_DIR_MODE } from "../common/private.ts";
+import { forStderr } from "../common/terminal-text.ts";
 import type { AgentPersistence, CompactionPersistRecord } from "../agent/types.ts";
 import type { Message, Usage } from "../providers/types.ts";
 import {
@@ -69,7 +71,9 @@ async function pickResumePath(input: SessionSetupInput): Promise<string | undefi
   }
   const sessions = await listSessions(sessionDirForCwd(input.cwd, input.paths.sessions));
   if (sessions.length === 0) return undefined;
-  const picked = await unlessAborted(pickSession(sessions, { input: process.stdin, output: process.stderr }), input.signal);
+  // Titles and first prompts come from session files: sanitized on a terminal like every stderr line.
+  const output = { write: (text: string) => process.stderr.write(forStderr(text)) };
+  const picked = await unlessAborted(pickSession(sessions, { input: process.stdin, output }), input.signal);
   if (picked === undefined) throw new ZotError("session.resume_cancelled", "no session picked");
   return picked.path;
 }
