@@ -1,7 +1,8 @@
 /**
  * Bounded session reads through dist/zot, with a real 420 MB session file
  * beside a small one (issue 7 class 3): `zot -c` resuming the small session
- * reads only the head of the big one, and resuming the big one streams it,
+ * reads only the head of the big one, `--resume` (on a pseudo-terminal)
+ * lists both without holding the big one, and resuming the big one streams it,
  * keeping only the newest messages within the resume budget. Memory is the
  * peak RSS of the zot process (support/rss.ts), asserted against a bound
  * under the file size; nothing is timed. The big file is removed afterwards.
@@ -91,4 +92,23 @@ test("resuming the 420 MB session streams it and keeps only the newest messages 
   expect(texts).toContain(`big assistant ${BIG_PAIRS - 1} `);
   expect(texts).not.toContain("big user 0 ");
   expect(result.maxRss).toBeLessThan(BIG_RSS_BOUND);
+}, 60_000);
+
+const PTY_RUN = join(import.meta.dir, "..", "fixtures", "pty-run.py");
+
+test("--resume lists a small session and the 420 MB one without reading the big one, and resumes the pick", async () => {
+  writeBigSession();
+  env.server.enqueue({ type: "text", text: "small answer" }, { type: "text", text: "picked answer" });
+  expect((await env.run(["-p", "small question", ...env.providerArgs()])).code).toBe(0);
+  const result = await runMeasured(["python3", PTY_RUN, await zotBinary(), "-p", "--resume", "again", ...env.providerArgs()], {
+    cwd: env.cwd,
+    env: cleanEnv(env.home),
+    input: "1\n",
+  });
+  expect(result.stdout).toMatch(/ {2}1\) [\d-]+ [\d:]+ {2}2 msgs +small question\r\n/);
+  expect(result.stdout).toMatch(/ {2}2\) [\d-]+ [\d:]+ {2}400 msgs +big user 0 x+…\r\n/);
+  expect(result.stdout).toContain("picked answer");
+  expect(result.stdout).toMatch(/EXIT 0\n$/);
+  expect(requestTexts(env.server.requests[1])).toContain("small question");
+  expect(result.maxRss).toBeLessThan(SMALL_RSS_BOUND);
 }, 60_000);

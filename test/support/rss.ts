@@ -23,6 +23,8 @@ export interface MeasuredOptions {
   readonly env?: Record<string, string>;
   /** The command is killed after this long (default 30 s). */
   readonly timeoutMs?: number;
+  /** Written to the command's stdin, which stays open until it exits (default: no stdin). */
+  readonly input?: string;
 }
 
 export async function runMeasured(command: readonly string[], options: MeasuredOptions = {}): Promise<MeasuredRun> {
@@ -33,12 +35,18 @@ export async function runMeasured(command: readonly string[], options: MeasuredO
     const proc = Bun.spawn(["python3", MAXRSS, out, timeout, ...command], {
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       ...(options.env !== undefined ? { env: options.env } : {}),
-      stdin: "ignore",
+      stdin: options.input === undefined ? "ignore" : "pipe",
       stdout: "pipe",
       stderr: "pipe",
     });
+    const stdin = proc.stdin;
+    if (stdin !== undefined && typeof stdin !== "number") {
+      stdin.write(options.input ?? "");
+      await stdin.flush();
+    }
     const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     await proc.exited;
+    if (stdin !== undefined && typeof stdin !== "number") await stdin.end();
     return { code: proc.exitCode, stdout, stderr, maxRss: Number(readFileSync(out, "utf8")) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
