@@ -2,7 +2,9 @@
  * One live extension: its subprocess, the hello handshake, registration until
  * `ready` (or auto-ready after an idle window), correlated requests with
  * deadlines, and teardown. Inbound frames are decoded by frames.ts; invalid
- * ones are logged and dropped while the extension keeps running. Anything
+ * ones (and replies nobody waits for) are dropped while the extension keeps
+ * running, counted in `drops` and logged at a bounded rate. Its stderr is
+ * copied into its log until the pipe ends. Anything
  * that is not a handshake frame or a correlated reply goes to the owner via
  * `onFrame`. When the extension exits, breaks its pipe, overflows its queue
  * or sends an oversized line, every pending request fails at once and the
@@ -16,6 +18,7 @@ import {
 } from "./frames.ts";
 import { type CloseReason, describeCloseReason } from "./close-reason.ts";
 import { LineReader, MAX_FRAME_BYTES } from "./line-reader.ts";
+import { DroppedFrames } from "./drop-log.ts";
 import type { ExtensionLog } from "./log.ts";
 import { OutboundQueue } from "./outbound-queue.ts";
 import { type ExtensionSubprocess, resolveExec, signalProcessTree, spawnExtension } from "./process.ts";
@@ -23,6 +26,8 @@ import { type ExtensionSubprocess, resolveExec, signalProcessTree, spawnExtensio
 export { type CloseReason, describeCloseReason } from "./close-reason.ts";
 
 export const AUTO_READY_IDLE_MS = 250;
+/** Shortest wait for the last stderr lines after the process exited at shutdown. */
+const STDERR_DRAIN_FLOOR_MS = 100;
 
 export type ExtensionSource = "explicit" | "project" | "global";
 
@@ -70,6 +75,9 @@ export class ExtensionConnection {
   private helloWaiter: { resolve(): void; reject(failure: LoadFailure): void } | undefined;
   private readyWaiters: (() => void)[] = [];
   private idleTimer: Timer | undefined;
+  private stderrCopied: Promise<void> | undefined;
+  /** Every frame dropped from this extension: count, last reasons, bounded log lines. */
+  readonly drops: DroppedFrames;
 
   constructor(
     readonly loaded: LoadedManifest,
@@ -80,6 +88,7 @@ export class ExtensionConnection {
   ) {
     this.name = loaded.manifest.name;
     this.dir = loaded.dir;
+    this.drops = new DroppedFrames(log.limited("dropped frames"));
   }
 
   get exec(): string {
@@ -103,10 +112,11 @@ export class ExtensionConnection {
     this.log.startMarker(this.name, manifest.version);
     const resolved = resolveExec(this.exec, this.dir);
     if (!resolved.ok) throw this.loadError(resolved.failure);
-    const spawned = spawnExtension(resolved.path, manifest.args ?? [], this.dir, this.log);
+    const spawned = spawnExtension(resolved.path, manifest.args ?? [], this.dir);
     if (!spawned.ok) throw this.loadError(spawned.failure);
     const proc = spawned.proc;
     this.proc = proc;
+    this.stderrCopied = this.log.pipeFrom(proc.stderr);
     this.queue = new OutboundQueue(proc.stdin, { onFailure: (failure) => this.close({ kind: "queue", failure }) });
     const hello = new Promise<void>((resolve, reject) => {
       this.helloWaiter = { resolve, reject };
@@ -210,6 +220,14 @@ export class ExtensionConnection {
       }
     }
     this.close({ kind: "shutdown" });
+    await this.stderrDrained(Math.max(STDERR_DRAIN_FLOOR_MS, deadline - Date.now()));
+  }
+
+  /** Waits (at most `ms`) until the child's stderr reached the log: a grandchild may hold the pipe open. */
+  private async stderrDrained(ms: number): Promise<void> {
+    let timer: Timer | undefined;
+    await Promise.race([this.stderrCopied, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   /** Immediate teardown (no shutdown frame): SIGKILL the process group. */
@@ -281,7 +299,7 @@ export class ExtensionConnection {
       return;
     }
     if (!decoded.ok) {
-      this.log.note(describeFrameProblem(decoded.problem));
+      this.drops.record(describeFrameProblem(decoded.problem));
       return;
     }
     this.dispatch(decoded.frame);
@@ -321,7 +339,7 @@ export class ExtensionConnection {
     if (this.readyState === "pending") this.armIdleTimer();
     switch (frame.type) {
       case "hello":
-        this.log.note("duplicate hello frame ignored");
+        this.drops.record("duplicate hello frame ignored");
         return;
       case "ready":
         if (this.readyState === "pending") this.setReady("ready");
@@ -333,7 +351,7 @@ export class ExtensionConnection {
       case "event_intercept_response": {
         const pending = this.pending.get(frame.id);
         if (!pending || pending.expect !== frame.type) {
-          this.log.note(`${frame.type} for unknown or expired id "${frame.id}" ignored`);
+          this.drops.record(`${frame.type} for unknown or expired id "${frame.id}" ignored`);
           return;
         }
         pending.resolve(frame);
@@ -365,6 +383,7 @@ export class ExtensionConnection {
     if (this.closedReason) return;
     this.closedReason = reason;
     clearTimeout(this.idleTimer);
+    this.drops.finish();
     if (reason.kind !== "shutdown" && reason.kind !== "load_failed") this.log.note(`disconnected: ${describeCloseReason(reason)}`);
     this.queue?.close();
     const detail = describeCloseReason(reason);

@@ -25,8 +25,6 @@ const ContentBlockSchema = v.looseObject({
 });
 export type WireContentBlock = v.InferOutput<typeof ContentBlockSchema>;
 
-const JsonObject = v.record(v.string(), v.unknown());
-
 export const LIFECYCLE_EVENTS = [
   "session_start", "session_end", "user_prompt_submit", "turn_start", "turn_end", "tool_call",
   "tool_result", "tool_confirmation_requested", "permission_decision", "assistant_message",
@@ -54,7 +52,8 @@ const inboundSchemas = {
     type: v.literal("register_tool"),
     name: v.pipe(v.string(), v.minLength(1, "must not be empty")),
     description: v.optional(v.string(), ""),
-    schema: v.optional(JsonObject),
+    // Any value: registration-rules.ts checks it, so a bad schema rejects the tool by name instead of dropping the frame.
+    schema: v.optional(v.unknown()),
     deferred: OptBool,
     interactive: OptBool,
   }),
