@@ -10,6 +10,7 @@
  * or sends an oversized line, every pending request fails at once and the
  * owner learns why through `onClosed`.
  */
+import { yieldToEventLoop } from "../common/yield.ts";
 import type { LoadedManifest } from "./manifest.ts";
 import { ExtensionLoadError, ExtensionRequestError, type LoadFailure, type RequestFailure } from "./errors.ts";
 import {
@@ -275,6 +276,8 @@ export class ExtensionConnection {
       for await (const chunk of proc.stdout) {
         reader.push(chunk);
         if (reader.overflowed || this.closed) break;
+        // A flooding extension must not starve timers and other I/O.
+        await yieldToEventLoop();
       }
       if (!reader.overflowed) reader.end();
     } catch (err) {

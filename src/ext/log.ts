@@ -9,6 +9,7 @@
  * disconnect reasons); `limited(noun)` is a rate-limited channel for
  * anything an extension can trigger in a flood. Logging never throws.
  */
+import { yieldToEventLoop } from "../common/yield.ts";
 import { type LogFile, logFileFor } from "./log-file.ts";
 import { RateLimitedNotes } from "./drop-log.ts";
 
@@ -49,6 +50,7 @@ export class ExtensionLog {
         if (done) return;
         this.file.appendBytes(value);
         if (this.file.pendingBytes >= STDERR_HIGH_WATER_BYTES) await this.file.whenBelow(STDERR_HIGH_WATER_BYTES);
+        else await yieldToEventLoop();
       }
     } catch {
       // the pipe broke: nothing more to copy

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
-import { FIXTURES } from "../support/extensions.ts";
+import { FIXTURES, copyFixture } from "../support/extensions.ts";
 import { createModeEnv, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 
 const HOSTILE = join(FIXTURES, "hostile.py");
@@ -121,6 +121,38 @@ describe("dropped frames", () => {
       .reduce((sum, match) => sum + Number(match[1]!.replaceAll(",", "")), 0);
     const logged = log.split("\n").filter((line) => /^\[zot\] .*dropped(: |$)/.test(line)).length;
     expect(summarised + logged).toBe(1_000_000);
+  }, 30_000);
+});
+
+describe("an extension that floods without end", () => {
+  /** A flood.sh extension beside py-hello, whose weather tool the model calls. */
+  async function floodRun(stream: "stdout" | "stderr"): Promise<void> {
+    const dir = join(env.home, "extensions", "flood");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "flood", exec: join(FIXTURES, "flood.sh"), args: ["flood", stream] }));
+    copyFixture(join(env.home, "extensions"), "py-hello");
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "call_weather", name: "weather", arguments: { city: "Oslo" } }] },
+      { type: "text", text: "Foggy in Oslo." },
+    );
+    const run = await env.run(["-p", "weather in Oslo?", ...env.providerArgs()], { timeoutMs: 25_000 });
+    expect(run.stdout).toBe("Foggy in Oslo.\n");
+    expect(run.code).toBe(0);
+    expect(toolResultsSent(env.server.requests[1]).get("call_weather")).toContain("Oslo: 16°C, fog");
+    expect(statSync(logPath("flood")).size).toBeLessThanOrEqual(MAX_LOG_BYTES);
+  }
+
+  test("endless invalid frames on stdout: zot still starts, runs the other extension's tool and exits", async () => {
+    await floodRun("stdout");
+    const log = readFileSync(logPath("flood"), "utf8");
+    expect(log.length).toBeLessThan(64 * 1024);
+    expect(log).toMatch(/… [0-9,]+ more dropped frames not logged in the last second/);
+  }, 30_000);
+
+  test("endless stderr: zot still runs and exits; the log is capped and rotated", async () => {
+    await floodRun("stderr");
+    expect(statSync(`${logPath("flood")}.1`).size).toBeLessThanOrEqual(MAX_LOG_BYTES);
+    expect(readFileSync(logPath("flood"), "utf8")).toContain("stderr flood line from flood\n");
   }, 30_000);
 });
 
