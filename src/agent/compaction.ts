@@ -6,7 +6,9 @@
  * the transcript with [summary user message] + the tail. It never throws: every
  * outcome is a CompactionResult, and every attempt — empty transcript, nothing
  * to compact, refusal, failure, cancellation — reports exactly one
- * onCompactionStart followed by exactly one onCompactionEnd.
+ * onCompactionStart followed by exactly one onCompactionEnd. The summary
+ * call's `retry` notices (provider failures retried before its stream
+ * started) are emitted as agent events; nothing else of its stream is.
  *
  * The tail is the last `keepRecent` messages (default 4), moved earlier so it
  * never starts on a tool result (or its image mirror): a tool call always stays
@@ -263,7 +265,9 @@ export function runCompaction(core: AgentCore, options: CompactOptions = {}): Pr
           maxTokens: core.model.maxOutput > 0 ? Math.min(SUMMARY_MAX_TOKENS, core.model.maxOutput) : SUMMARY_MAX_TOKENS,
           signal,
         },
-        () => {},
+        (event) => {
+          if (event.type === "retry") core.emit(event);
+        },
       );
     } catch (err) {
       const error = asZotError(core, err);

@@ -1,16 +1,19 @@
 /**
  * Agent events: the observable stream of one prompt, shaped exactly like the
  * original --json schema (reference notes §5.2) so JSON mode is a plain
- * serialisation. Field names are the JSON names. The only additions are
- * optional UI-only fields on `tool_result` (status, details) that
- * toJsonEventLine never writes.
+ * serialisation. Field names are the JSON names. The additions are optional
+ * UI-only fields on `tool_result` (status, details) that toJsonEventLine
+ * never writes, and the `retry` event (a provider failure before the stream
+ * started, retried after `delay_ms`; docs/json.md), between `turn_start`
+ * and `assistant_start`.
  *
  * toJsonEventLine(event) returns one JSON line (with its trailing "\n"):
  * `type` first, content blocks in their wire shapes (image data replaced by a
- * byte count, tool-call args parsed, thinking/reasoning omitted) and `<`, `>`,
+ * byte count, tool-call args parsed (raw text when malformed or too deep), thinking/reasoning omitted) and `<`, `>`,
  * `&`, U+2028, U+2029 escaped like Go's encoding/json.
  */
-import type { ContentBlock, StopReason, Usage } from "../providers/types.ts";
+import { MAX_VALUE_DEPTH, parseJson } from "../common/json.ts";
+import type { ContentBlock, RetryNotice, StopReason, Usage } from "../providers/types.ts";
 import type { ToolResultContent, ToolStatus } from "../tools/types.ts";
 
 export interface UsageFields {
@@ -46,7 +49,9 @@ export type AgentEvent =
   | ({ readonly type: "usage"; readonly cumulative: UsageFields } & UsageFields)
   | { readonly type: "turn_end"; readonly stop: StopReason; readonly error?: string }
   | { readonly type: "done" }
-  | { readonly type: "error"; readonly message: string };
+  | { readonly type: "error"; readonly message: string }
+  /** Fields in JSON order: provider, attempt, max_retries, delay_ms, status?, error, message. */
+  | ({ readonly type: "retry" } & RetryNotice);
 
 export type AgentEventType = AgentEvent["type"];
 
@@ -64,14 +69,14 @@ export function usageEvent(turn: Usage, cumulative: Usage): AgentEvent {
   return { type: "usage", ...usageFields(turn), cumulative: usageFields(cumulative) };
 }
 
-/** Tool-call argument text as a JSON value: {} when blank, the raw text when malformed. */
+/**
+ * Tool-call argument text as a JSON value: {} when blank, the raw text when
+ * malformed or nested deeper than MAX_VALUE_DEPTH (a string always serialises).
+ */
 export function parseArgsForDisplay(raw: string): unknown {
   if (raw.trim() === "") return {};
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
+  const parsed = parseJson(raw, MAX_VALUE_DEPTH);
+  return parsed.ok ? parsed.value : raw;
 }
 
 /** Decoded size of base64 data without decoding it. */

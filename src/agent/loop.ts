@@ -3,10 +3,14 @@
  * reproduced). Operates on the mutable AgentCore owned by AgentSession.
  *
  * Per step: turn_start → hooks.beforeTurn (block → turn_end{error}, done,
- * "blocked") → one model call → assistant_start on the first stream event →
- * forwarded deltas → assistant message kept unless empty or aborted with tool
- * calls → hooks.onAssistantMessage → append + assistant_message (unless
- * hidden) → tool_call per call → usage → turn_end. A tool_use stop runs the
+ * "blocked") → one model call (any `retry` events first) → assistant_start on
+ * the first stream event → forwarded deltas → usage (when the stream ends,
+ * before the message, where the original zot emits it) → tool-call arguments
+ * nested deeper than MAX_VALUE_DEPTH replaced by "{}" (their calls fail with
+ * an error result, tool-exec.ts boundToolCalls) → assistant message kept
+ * unless empty or aborted with tool calls → hooks.onAssistantMessage →
+ * append + assistant_message (unless hidden) → tool_call per call →
+ * turn_end. The usage row is persisted after the message row. A tool_use stop runs the
  * calls through the choke point (tool-exec.ts), appends one tool message and
  * loops. The last event of every prompt is exactly one `done` (normal end or
  * blocked turn) or `error` (failure, abort, max steps).
@@ -35,12 +39,11 @@ import {
   isEmptyMessage,
   messageText,
   replaceMessageText,
-  toolCallsOf,
   toolResultMessage,
   userMessage,
 } from "./messages.ts";
 import { contextTokens, isPayloadTooLarge, runCompaction, shouldAutoCompact, type CompactionObserver } from "./compaction.ts";
-import { runToolBatch, type ToolRunEnvironment } from "./tool-exec.ts";
+import { boundToolCalls, runToolBatch, type ToolRunEnvironment } from "./tool-exec.ts";
 import { AGENT_ERROR_CODES, type AgentPersistence, type AgentTools, type PromptOutcome } from "./types.ts";
 
 export const ABORTED_MESSAGE = "aborted";
@@ -135,6 +138,10 @@ async function callModel(core: AgentCore, system: string, signal: AbortSignal): 
   const { emit } = core;
   let started = false;
   const forward = (event: StreamEvent): void => {
+    if (event.type === "retry") {
+      emit(event); // before the response starts: no assistant_start yet
+      return;
+    }
     if (!started) {
       started = true;
       emit({ type: "assistant_start" });
@@ -271,8 +278,13 @@ export async function runPrompt(
       return finishError(core, call.error);
     }
 
-    const { message, stop, usage } = call.result;
-    const calls = toolCallsOf(message);
+    const { stop, usage } = call.result;
+    core.lastContextTokens = contextTokens(usage);
+    addUsage(core.cumulative, usage);
+    emit(usageEvent(usage, core.cumulative));
+
+    // Too-deep tool arguments are refused here, before anything stores or serialises them.
+    const { message, calls } = boundToolCalls(call.result.message);
     const keep = !isEmptyMessage(message) && !(stop === "aborted" && calls.length > 0);
     if (keep) {
       await deliverAssistantMessage(core, message, signal);
@@ -280,11 +292,7 @@ export async function runPrompt(
         emit({ type: "tool_call", id: toolCall.id, name: toolCall.name, args: parseArgsForDisplay(toolCall.arguments) });
       }
     }
-
-    core.lastContextTokens = contextTokens(usage);
-    addUsage(core.cumulative, usage);
     core.persistence?.onUsage(usage, core.cumulative);
-    emit(usageEvent(usage, core.cumulative));
 
     if (stop === "error") {
       const error = new ZotError(AGENT_ERROR_CODES.modelError, "the model response ended with an error", {

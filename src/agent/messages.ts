@@ -1,9 +1,9 @@
 /**
  * Pure helpers over transcript messages used by the loop: visible text,
- * tool calls, emptiness, the user-visible text replacement, the tool-role
+ * emptiness, the user-visible text replacement, the tool-role
  * result message and the OpenAI-style image mirror (reference notes §4.2).
  */
-import type { ContentBlock, ImageBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock } from "../providers/types.ts";
+import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock } from "../providers/types.ts";
 import type { ToolCallRecord } from "./types.ts";
 
 export function nowTimestamp(): string {
@@ -15,12 +15,6 @@ export function messageText(message: Message): string {
   const parts: string[] = [];
   for (const block of message.content) if (block.type === "text") parts.push(block.text);
   return parts.join("\n");
-}
-
-export function toolCallsOf(message: Message): ToolCallBlock[] {
-  const calls: ToolCallBlock[] = [];
-  for (const block of message.content) if (block.type === "tool_call") calls.push(block);
-  return calls;
 }
 
 /** True when no block carries anything (no blocks, or only empty text). */

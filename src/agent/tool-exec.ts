@@ -2,7 +2,9 @@
  * The single choke point for tool execution. Every call (the model's, and an
  * extension's call_tool / tool_prompt via AgentSession.runTool) goes through
  * runToolBatch, which for each call, in the model's order:
- *   1. parses the argument text (blank → {}; malformed / non-object → failed),
+ *   1. parses the argument text (blank → {}; malformed, non-object, nested
+ *      deeper than MAX_VALUE_DEPTH, or refused upstream (argumentsRefused) →
+ *      failed, with an error result that says what was wrong),
  *   2. looks the tool up (unknown → `unknown tool "x"`),
  *   3. refuses interactive tools unless the host allows them (blocked),
  *   4. consults hooks.beforeToolCall (block, or replacement args),
@@ -14,6 +16,8 @@
  * come back in the order of the input calls. Nothing here emits AgentEvents.
  */
 import { errorMessage } from "../common/errors.ts";
+import { MAX_VALUE_DEPTH, describeJsonProblem, jsonTextTooDeep, parseJson } from "../common/json.ts";
+import type { ContentBlock, Message } from "../providers/types.ts";
 import type { Tool, ToolOutcome, ToolStatus } from "../tools/types.ts";
 import { DEFAULT_TOOL_BLOCK_REASON, type AgentHooks, type ToolCallOrigin } from "./hooks.ts";
 import type { AgentTools, ToolCallRecord, ToolCallRequest } from "./types.ts";
@@ -58,16 +62,47 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The argument text as a JSON object nested at most MAX_VALUE_DEPTH levels (blank → {}). */
 export function parseToolArguments(raw: string): ParsedArgs {
   if (raw.trim() === "") return { ok: true, args: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (err) {
-    return { ok: false, message: `invalid tool arguments: ${errorMessage(err)}` };
+  const parsed = parseJson(raw, MAX_VALUE_DEPTH);
+  if (!parsed.ok) {
+    const detail = describeJsonProblem(parsed.problem);
+    return { ok: false, message: parsed.problem.kind === "too_deep" ? refusedArgumentsMessage(detail) : `invalid tool arguments: ${detail}` };
   }
-  if (!isJsonObject(value)) return { ok: false, message: "invalid tool arguments: expected a JSON object" };
-  return { ok: true, args: value };
+  if (!isJsonObject(parsed.value)) return { ok: false, message: "invalid tool arguments: expected a JSON object" };
+  return { ok: true, args: parsed.value };
+}
+
+/** The error result text of a call whose arguments were refused unparsed. */
+export function refusedArgumentsMessage(detail: string): string {
+  return `invalid tool arguments: ${detail}; the call was not run (send the arguments as a flatter JSON object)`;
+}
+
+/**
+ * An assistant message as the transcript may keep it, and its tool calls to
+ * run. Argument text nested deeper than MAX_VALUE_DEPTH would overflow the
+ * stack of whatever later serialises or walks it (the next provider request,
+ * the session file, --json output, a resume), so it never enters the
+ * transcript: the block keeps "{}" and the call carries `argumentsRefused`,
+ * which settles it with an error result saying why. Other text is untouched
+ * (malformed JSON stays a string and fails in parseToolArguments).
+ */
+export function boundToolCalls(message: Message): { readonly message: Message; readonly calls: ToolCallRequest[] } {
+  const calls: ToolCallRequest[] = [];
+  let content: ContentBlock[] | undefined;
+  message.content.forEach((block, index) => {
+    if (block.type !== "tool_call") return;
+    if (!jsonTextTooDeep(block.arguments, MAX_VALUE_DEPTH)) {
+      calls.push({ id: block.id, name: block.name, arguments: block.arguments });
+      return;
+    }
+    content ??= [...message.content];
+    content[index] = { ...block, arguments: "{}" };
+    const argumentsRefused = refusedArgumentsMessage(describeJsonProblem({ kind: "too_deep", limit: MAX_VALUE_DEPTH }));
+    calls.push({ id: block.id, name: block.name, arguments: "{}", argumentsRefused });
+  });
+  return { message: content === undefined ? message : { ...message, content }, calls };
 }
 
 function errorOutcome(text: string, status: ToolStatus): ToolOutcome {
@@ -92,7 +127,7 @@ function isToolOutcome(value: unknown): value is ToolOutcome {
 }
 
 async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: ToolBatchOptions): Promise<PreparedCall> {
-  const parsed = parseToolArguments(call.arguments);
+  const parsed = call.argumentsRefused === undefined ? parseToolArguments(call.arguments) : { ok: false as const, message: call.argumentsRefused };
   if (!parsed.ok) return settled(call, undefined, parsed.message, "failed");
   const tool = env.tools.get(call.name);
   if (tool === undefined) return settled(call, parsed.args, `unknown tool "${call.name}"`, "failed");

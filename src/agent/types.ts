@@ -22,8 +22,13 @@ export interface AgentTools {
   concurrencySafe?(name: string): boolean;
 }
 
-/** A tool call to run: the transcript's block without its tag. */
-export type ToolCallRequest = Pick<ToolCallBlock, "id" | "name" | "arguments">;
+/**
+ * A tool call to run: the transcript's block without its tag.
+ * `argumentsRefused` set: the model's arguments were refused before the call
+ * reached the transcript (replaced there by "{}"); the call settles as failed
+ * with this text as its error result and never runs.
+ */
+export type ToolCallRequest = Pick<ToolCallBlock, "id" | "name" | "arguments"> & { readonly argumentsRefused?: string };
 
 /** The terminal record of one tool call, as the choke point produced it. */
 export interface ToolCallRecord {

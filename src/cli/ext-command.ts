@@ -4,13 +4,16 @@
  * argv is validated strictly here before citty runs a command, because citty
  * ignores unknown flags and extra arguments. Usage problems print one
  * `zot: …` line plus a hint and exit 2; other failures are thrown as ZotErrors
- * for main.ts to print. Results go to stdout, prompts and hints to stderr.
+ * for main.ts to print. Results go to stdout, prompts and hints to stderr;
+ * on a terminal everything that quotes an extension (list, doctor, logs)
+ * passes the terminal sanitizer (common/terminal-text.ts).
  * `--cwd <dir>` picks the project scope (default: the process cwd).
  */
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { UsageError } from "../common/errors.ts";
+import { createByteStreamSanitizer, forStdout, stdoutIsTerminal } from "../common/terminal-text.ts";
 import { type ZotPaths, zotPaths } from "../common/home.ts";
 import { findInstalled, listInstalled, manifestName, type InstalledExtension } from "../ext/installed.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
@@ -85,9 +88,13 @@ const doctorCommand = defineCommand({
   meta: { name: "doctor", description: "diagnose load, registration and conflict issues" },
   args: { cwd: cwdArg },
   async run({ args }) {
-    const { runDoctor } = await import("../ext/doctor.ts");
+    const [{ runDoctor }, { guardProcessTree }] = await Promise.all([import("../ext/doctor.ts"), import("../common/process-tree.ts")]);
+    // Doctor starts the extensions: what they leave behind ends with zot.
+    guardProcessTree();
     const scope = scopeFrom(args.cwd);
-    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [] });
+    // The report quotes extensions (names, notes, errors): sanitized on a terminal.
+    const write = (text: string): void => void process.stdout.write(forStdout(text));
+    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [], write });
   },
 });
 
@@ -174,7 +181,9 @@ const logsCommand = defineCommand({
   async run({ args }) {
     const { followLog, printLog, resolveLogTarget } = await import("../ext/logs.ts");
     const target = await resolveLogTarget(args.name, scopeFrom(args.cwd));
-    const write = (chunk: Uint8Array): Promise<number> => Bun.write(Bun.stdout, chunk);
+    // On a terminal the log (an extension's own stderr) goes through the sanitizer, chunk boundaries included.
+    const sanitize = stdoutIsTerminal() ? createByteStreamSanitizer() : undefined;
+    const write = (chunk: Uint8Array): Promise<number> => Bun.write(Bun.stdout, sanitize === undefined ? chunk : sanitize(chunk));
     if (args.follow === true) await withInterrupt((signal) => followLog(target, write, signal));
     else await printLog(target, write);
     return 0;

@@ -1,9 +1,11 @@
 /**
  * The top-level flag table and its strict parser. Flags are order-free and
  * may interleave with the prompt words (reference notes §1.2). Unknown flags,
- * missing values and values given to boolean flags are UsageErrors naming the
- * flag; nothing else is validated here (modes validate values such as
- * --reasoning themselves).
+ * missing values, a value flag followed by another flag (`--model -p`: a
+ * value that starts with "-" is written `--model=-x`) and values given to
+ * boolean flags are UsageErrors naming the flag; so are two modes at once
+ * (checkModes: -p, --json, --rpc / `zot rpc`). Nothing else is validated
+ * here (modes validate values such as --reasoning and --tools themselves).
  */
 import { UsageError } from "../common/errors.ts";
 
@@ -39,9 +41,9 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "cwd", kind: "string", value: "dir", description: "working directory (default: current)" },
   { name: "max-steps", kind: "string", value: "n", description: "maximum model steps per prompt (default 50)" },
   { name: "auto-compact", kind: "string", value: "share|off", description: "compact when context use passes this share of the window (default 0.85)" },
-  { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools" },
+  { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools (read, write, edit, bash)" },
   { name: "no-tools", kind: "boolean", description: "no built-in tools" },
-  { name: "jail", kind: "boolean", description: "confine file tools to the working directory" },
+  { name: "jail", kind: "boolean", description: "confine tools to the working directory (bash in an OS sandbox)" },
   { name: "no-yolo", kind: "boolean", description: "ask before each tool call (interactive only)" },
   { name: "ext", short: "e", kind: "string", multiple: true, value: "dir", description: "load this extension for one run (repeatable)" },
   { name: "no-ext", kind: "boolean", aliases: ["no-extensions"], description: "skip extension discovery (--ext still loads)" },
@@ -103,6 +105,23 @@ function lookupTables(): { long: Map<string, FlagDef>; short: Map<string, FlagDe
   return { long: byName, short: byShort };
 }
 
+/** True for an argument the parser reads as a flag (a lone "-" is a word). */
+function looksLikeFlag(token: string): boolean {
+  return token.length > 1 && token.startsWith("-");
+}
+
+/** The value given as the next argument; missing or flag-like is a UsageError. */
+function separateValue(flag: FlagDef, spelled: string, next: string | undefined): string {
+  if (next === undefined) throw new UsageError(`flag ${spelled} needs a value`, { flag: spelled });
+  if (looksLikeFlag(next)) {
+    throw new UsageError(
+      `flag ${spelled} needs a value, but the next argument "${next}" is a flag (for a value that starts with "-", write --${flag.name}=${next})`,
+      { flag: spelled },
+    );
+  }
+  return next;
+}
+
 /**
  * Strict, order-free parsing over FLAGS (hand-written: node:util's parseArgs
  * costs ~3 ms and ~3 MB at startup). Accepts `--name`, `--name=value`,
@@ -139,8 +158,7 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
         set(flag, true);
         continue;
       }
-      const value = eq !== -1 ? token.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw new UsageError(`flag --${name} needs a value`, { flag: `--${name}` });
+      const value = eq !== -1 ? token.slice(eq + 1) : separateValue(flag, `--${name}`, argv[++i]);
       set(flag, value);
       continue;
     }
@@ -153,8 +171,7 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
         continue;
       }
       const rest = letters.slice(j + 1);
-      const value = rest !== "" ? rest : argv[++i];
-      if (value === undefined) throw new UsageError(`flag -${flag.short} needs a value`, { flag: `-${flag.short}` });
+      const value = rest !== "" ? rest : separateValue(flag, `-${flag.short}`, argv[++i]);
       set(flag, value);
       break;
     }
@@ -201,6 +218,21 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
   };
 }
 
+/** The flags that choose a mode; at most one may be given. */
+const MODE_FLAGS = [
+  ["print", "-p/--print"],
+  ["json", "--json"],
+  ["rpc", "rpc/--rpc"],
+] as const satisfies readonly (readonly [keyof MainFlags, string])[];
+
+/** Two modes at once (`--json -p`, `zot rpc -p`) are a UsageError naming both. */
+export function checkModes(flags: MainFlags): void {
+  const chosen = MODE_FLAGS.filter(([key]) => flags[key] === true).map(([, spelled]) => spelled);
+  if (chosen.length > 1) {
+    throw new UsageError(`${chosen[0]} and ${chosen[1]} cannot be combined: they choose different modes`, { flag: chosen[1] });
+  }
+}
+
 /** The main help text, generated from FLAGS. */
 export function mainHelp(): string {
   const rows = FLAGS.filter((f) => !f.hidden).map((f) => {
@@ -216,10 +248,16 @@ export function mainHelp(): string {
     "  zot [flags] [prompt]           interactive (needs a terminal)",
     "  zot -p [flags] \"prompt\"        print the final answer (prompt may come on stdin)",
     "  zot --json [flags] \"prompt\"    stream JSON events",
+    "  zot rpc [flags]                NDJSON commands on stdin, events on stdout",
     "  zot ext <command>              manage extensions (zot ext --help)",
     "",
     "Flags:",
     ...lines,
+    "",
+    "Notes:",
+    "  -p, --json and rpc are separate modes: give at most one.",
+    "  A value that starts with \"-\" needs \"=\": --append-system-prompt=\"- be brief\".",
+    "  On a terminal, control sequences in model and extension text are removed (colours kept).",
     "",
   ].join("\n");
 }

@@ -3,8 +3,10 @@
  * version and help flags to instant answers, everything else to a mode. Only
  * what a route needs is imported (the extension host and providers are never
  * loaded for --version or --help). Every failure ends as one `zot: …` line and
- * a non-zero exit code.
+ * a non-zero exit code. The exit goes through process.exit, whose "exit"
+ * hooks end the process tree a mode started.
  */
+import { flushStderr } from "../common/stderr.ts";
 import { ZOT_VERSION } from "../common/version.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 
@@ -20,7 +22,7 @@ async function run(argv: readonly string[]): Promise<number> {
     const { runExtCli } = await import("./ext-command.ts");
     return runExtCli(argv.slice(1));
   }
-  const { parseMainFlags, mainHelp } = await import("./flags.ts");
+  const { parseMainFlags, mainHelp, checkModes } = await import("./flags.ts");
   const flags = parseMainFlags(first === "rpc" ? ["--rpc", ...argv.slice(1)] : argv);
   if (flags.help) {
     await writeStdout(mainHelp());
@@ -30,6 +32,7 @@ async function run(argv: readonly string[]): Promise<number> {
     await writeStdout(`zot ${ZOT_VERSION}\n`);
     return 0;
   }
+  checkModes(flags);
   const { runMode } = await import("../modes/index.ts");
   return runMode(flags);
 }
@@ -43,6 +46,8 @@ async function main(): Promise<void> {
     await writeStderr(failure.text);
     exitCode = failure.exitCode;
   }
+  // Queued stderr text goes out first (bounded: a stalled reader is not waited for).
+  await flushStderr();
   process.exit(exitCode);
 }
 

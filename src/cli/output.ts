@@ -1,16 +1,25 @@
 /**
  * Process-level output and exit helpers shared by the CLI entry and modes:
  * one-line `zot: <message>` errors (never a stack trace unless ZOT_DEBUG is
- * set) and exits that flush stdout/stderr first.
+ * set) and exits that flush stdout/stderr first. stderr text shares one
+ * ordered, non-blocking queue with the modes' warnings (common/stderr.ts).
+ * Text written to a terminal goes through the terminal sanitizer
+ * (common/terminal-text.ts: only SGR colours survive), since messages quote
+ * outside text (server error bodies, extension names, model ids from
+ * models.json); pipes get it raw.
  */
 import { UsageError, ZotError, errorMessage } from "../common/errors.ts";
+import { flushStderr, queueStderr } from "../common/stderr.ts";
+import { forStdout } from "../common/terminal-text.ts";
 
 export function writeStdout(text: string): Promise<number> {
-  return Bun.write(Bun.stdout, text);
+  return Bun.write(Bun.stdout, forStdout(text));
 }
 
-export function writeStderr(text: string): Promise<number> {
-  return Bun.write(Bun.stderr, text);
+/** Queues `text` after every earlier stderr text; resolves when written (or the reader stalled, see flushStderr). */
+export function writeStderr(text: string): Promise<void> {
+  queueStderr(text);
+  return flushStderr();
 }
 
 /** Formats any failure as the one line a user sees, plus a hint for usage errors. */

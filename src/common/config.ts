@@ -1,29 +1,62 @@
 /**
  * $ZOT_HOME/config.json: user defaults that flags override (reference notes
- * §1.8): provider, model, reasoning, plus zot's auto_compact share. Unknown
+ * §1.8): provider, model, reasoning, plus zot's auto_compact share and
+ * ext_ready_timeout_ms (the extension startup bound; the env var
+ * ZOT_EXT_READY_TIMEOUT_MS wins over it). Unknown
  * fields are kept untouched (the original writes theme, inline images,
- * changelog markers). A missing file is an empty config; an unreadable or
- * invalid one yields a warning naming the file and field, and is ignored —
- * a broken config must not stop a scripted run.
+ * changelog markers). A missing file is an empty config. An unreadable
+ * file, invalid JSON (nested deeper than MAX_JSON_DEPTH included) or a top level that is not an object yields one warning
+ * naming the file and the file is ignored; a known field with a wrong value
+ * yields a warning naming the file and the field, and only that field is
+ * ignored (the others still apply). A broken config never stops a run.
  */
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { systemErrorCode } from "./errors.ts";
+import { MAX_JSON_DEPTH, parseJson } from "./json.ts";
 import { describeProblem, firstProblem } from "./validation.ts";
 
-const ConfigSchema = v.looseObject({
-  provider: v.optional(v.string("expected a string")),
-  model: v.optional(v.string("expected a string")),
-  reasoning: v.optional(v.string("expected a string")),
+const FIELD_SCHEMAS = {
+  provider: v.string("expected a string"),
+  model: v.string("expected a string"),
+  reasoning: v.string("expected a string"),
   /** Share of the context window that triggers automatic compaction (0 < x ≤ 1), or false. */
-  auto_compact: v.optional(v.union([v.pipe(v.number(), v.minValue(0.05), v.maxValue(1)), v.literal(false)], "expected a number between 0.05 and 1, or false")),
-});
+  auto_compact: v.union([v.pipe(v.number(), v.minValue(0.05), v.maxValue(1)), v.literal(false)], "expected a number between 0.05 and 1, or false"),
+  /** How long extensions get to say hello and ready at startup, in ms. */
+  ext_ready_timeout_ms: v.pipe(v.number("expected a number of milliseconds"), v.integer("expected a whole number of milliseconds"), v.minValue(1, "expected a positive number of milliseconds")),
+} as const;
 
-export type ZotConfig = v.InferOutput<typeof ConfigSchema>;
+type ConfigField = keyof typeof FIELD_SCHEMAS;
+
+export type ZotConfig = { -readonly [K in ConfigField]?: v.InferOutput<(typeof FIELD_SCHEMAS)[K]> } & Record<string, unknown>;
 
 export interface LoadedConfig {
   readonly config: ZotConfig;
-  readonly warning?: string;
+  /** One line per problem, each naming the file (and the field when one is at fault). */
+  readonly warnings: readonly string[];
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/** Keeps every known field whose value is valid, and every unknown field untouched. */
+function validateConfig(path: string, raw: unknown): LoadedConfig {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { config: {}, warnings: [`${path}: expected a JSON object at the top level, got ${kindOf(raw)}; ignored`] };
+  }
+  const config: ZotConfig = { ...(raw as Record<string, unknown>) };
+  const warnings: string[] = [];
+  for (const field of Object.keys(FIELD_SCHEMAS) as ConfigField[]) {
+    if (!(field in config) || config[field] === undefined) continue;
+    const result = v.safeParse(FIELD_SCHEMAS[field], config[field]);
+    if (result.success) continue;
+    delete config[field];
+    warnings.push(`${path}: ${describeProblem({ field, message: firstProblem(result.issues).message })}; ignored`);
+  }
+  return { config, warnings };
 }
 
 /** Synchronous: a small file on the startup path. */
@@ -32,16 +65,14 @@ export function loadConfig(path: string): LoadedConfig {
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    if (systemErrorCode(err) === "ENOENT") return { config: {} };
-    return { config: {}, warning: `${path}: cannot be read (${systemErrorCode(err) ?? "error"}); ignored` };
+    if (systemErrorCode(err) === "ENOENT") return { config: {}, warnings: [] };
+    return { config: {}, warnings: [`${path}: cannot be read (${systemErrorCode(err) ?? "error"}); ignored`] };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return { config: {}, warning: `${path}: not valid JSON (${err instanceof Error ? err.message : String(err)}); ignored` };
+  const parsed = parseJson(text, MAX_JSON_DEPTH);
+  if (!parsed.ok) {
+    const problem = parsed.problem;
+    const detail = problem.kind === "too_deep" ? `JSON nested deeper than ${problem.limit} levels` : `not valid JSON (${problem.message})`;
+    return { config: {}, warnings: [`${path}: ${detail}; ignored`] };
   }
-  const result = v.safeParse(ConfigSchema, raw);
-  if (!result.success) return { config: {}, warning: `${path}: ${describeProblem(firstProblem(result.issues))}; ignored` };
-  return { config: result.output };
+  return validateConfig(path, parsed.value);
 }

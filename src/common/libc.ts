@@ -1,6 +1,8 @@
 /**
  * The few libc calls zot needs that Node's API lacks, through bun:ffi:
- * prctl(PR_SET_CHILD_SUBREAPER) on Linux and flock(2) on Linux and macOS.
+ * prctl(PR_SET_CHILD_SUBREAPER) on Linux, flock(2) on Linux and macOS, and
+ * a non-blocking waitpid(2) of one given pid (never -1: Bun waits for its own
+ * children and an unexpected ECHILD there crashes it).
  * libc is opened lazily on first use (never at import time) and at most
  * once; on a platform or libc where it cannot be opened every call reports
  * "unsupported" instead of throwing, so callers degrade explicitly.
@@ -12,10 +14,12 @@ export type LibcResult = { readonly ok: true } | { readonly ok: false; readonly 
 interface LibcSymbols {
   prctl?: (option: number, arg2: number, arg3: number, arg4: number, arg5: number) => number;
   flock: (fd: number, operation: number) => number;
+  waitpid: (pid: number, status: Pointer | null, options: number) => number;
   errnoLocation: () => Pointer | null;
 }
 
 const PR_SET_CHILD_SUBREAPER = 36;
+const WNOHANG = 1;
 export const LOCK_SH = 1;
 export const LOCK_EX = 2;
 export const LOCK_NB = 4;
@@ -39,6 +43,7 @@ function libc(): typeof loaded {
       try {
         const lib = ffi.dlopen(name, {
           flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+          waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
           [linux ? "__errno_location" : "__error"]: { args: [], returns: FFIType.ptr },
           ...(linux
             ? { prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 } }
@@ -49,6 +54,7 @@ function libc(): typeof loaded {
           symbols: {
             prctl: linux ? (symbols.prctl as LibcSymbols["prctl"]) : undefined,
             flock: symbols.flock as LibcSymbols["flock"],
+            waitpid: symbols.waitpid as LibcSymbols["waitpid"],
             errnoLocation: symbols[linux ? "__errno_location" : "__error"] as LibcSymbols["errnoLocation"],
           },
           read: (pointer) => ffi.read.i32(pointer, 0),
@@ -83,4 +89,18 @@ export function flock(fd: number, operation: number): LibcResult {
   if (!lib) return { ok: false, reason: "unsupported" };
   if (lib.symbols.flock(fd, operation) === 0) return { ok: true };
   return { ok: false, reason: "failed", errno: lastErrno(lib) };
+}
+
+/**
+ * Collects the exit status of the zombie child `pid` (WNOHANG: "failed" with
+ * no errno change when it has not exited yet is reported as ok:false,
+ * reason "failed", errno undefined). Only for children Bun does not wait for.
+ */
+export function reapChild(pid: number): LibcResult {
+  if (!Number.isInteger(pid) || pid <= 0) return { ok: false, reason: "failed" };
+  const lib = libc();
+  if (!lib) return { ok: false, reason: "unsupported" };
+  const result = lib.symbols.waitpid(pid, null, WNOHANG);
+  if (result === pid) return { ok: true };
+  return { ok: false, reason: "failed", errno: result === 0 ? undefined : lastErrno(lib) };
 }

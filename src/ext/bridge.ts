@@ -16,6 +16,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import type { AgentHooks, ToolCallDecision, ToolCallInfo, ToolResultInfo } from "../agent/hooks.ts";
 import { DEFAULT_TOOL_BLOCK_REASON, DEFAULT_TURN_BLOCK_REASON } from "../agent/hooks.ts";
 import type { PermissionDecisionInfo, PermissionGate, PermissionObserver } from "../agent/permissions.ts";
+import { MAX_VALUE_DEPTH, parseJson } from "../common/json.ts";
 import type { ToolOutcome } from "../tools/types.ts";
 import { CallToolService, type RunTool } from "./call-tool.ts";
 import type { LifecycleEvent, WireContentBlock } from "./frames.ts";
@@ -24,6 +25,7 @@ import {
   interceptTurnStart, interceptorsOf,
 } from "./intercept.ts";
 import { type LifecycleContext, emitLifecycle, hasSubscribers } from "./lifecycle.ts";
+import type { ExtensionConnection } from "./connection.ts";
 import type { ExtensionManager } from "./manager.ts";
 import { boundContent } from "./observation.ts";
 import { mapResultBlocks } from "./tool-adapter.ts";
@@ -112,6 +114,16 @@ export class ExtensionBridge {
     if (this.sessionOpen) return;
     this.sessionOpen = true;
     this.emit("session_start", {});
+  }
+
+  /**
+   * An extension that finished starting after the session opened (the first
+   * prompt came before it was ready) gets its own session_start, so every
+   * extension's events begin with one. Modes call this only for the initial
+   * startup: a reload does not replay events.
+   */
+  extensionJoined(connection: ExtensionConnection): void {
+    if (this.sessionOpen) emitLifecycle(this.manager, this.context, "session_start", {}, connection);
   }
 
   /** Model input accepted, before it is appended (user_prompt_submit). */
@@ -297,15 +309,15 @@ export class ExtensionBridge {
   }
 }
 
-/** tool_args for a parsed value, or tool_args_raw when the model's text was not a JSON object. */
+/**
+ * tool_args for a parsed value, or tool_args_raw when the model's text was not
+ * a JSON object nested at most MAX_VALUE_DEPTH levels.
+ */
 function argsPayload(args: unknown, raw = false): Record<string, unknown> {
   if (raw && typeof args === "string") {
-    try {
-      const parsed: unknown = args.trim() === "" ? {} : JSON.parse(args);
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return { tool_args: parsed };
-    } catch {
-      // fall through to the raw text
-    }
+    const parsed = args.trim() === "" ? { ok: true as const, value: {} } : parseJson(args, MAX_VALUE_DEPTH);
+    const value = parsed.ok ? parsed.value : undefined;
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return { tool_args: value };
     return { tool_args_raw: args };
   }
   if (typeof args === "object" && args !== null && !Array.isArray(args)) return { tool_args: args };

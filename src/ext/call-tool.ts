@@ -1,6 +1,7 @@
 /**
  * Host-mediated tool calls requested by extensions (`call_tool`). Only
- * extensions that advertised the `call_tool` capability may use it. A call
+ * extensions that advertised the `call_tool` capability may use it; args must
+ * be a JSON object nested at most MAX_VALUE_DEPTH (128) levels. A call
  * runs through the agent's normal tool choke point (guard interception,
  * confirmation policy, events tagged with origin_extension) but adds no
  * transcript message. Replies are correlated `tool_result` frames bounded to
@@ -13,6 +14,7 @@
  */
 import type { ToolCallRecord, ToolCallRequest } from "../agent/types.ts";
 import type { ToolCallOrigin } from "../agent/hooks.ts";
+import { MAX_VALUE_DEPTH, valueTooDeep } from "../common/json.ts";
 import type { ExtensionConnection } from "./connection.ts";
 import type { InboundFrame, InboundOf } from "./frames.ts";
 import { parentChain } from "./host-calls.ts";
@@ -69,6 +71,7 @@ export class CallToolService {
     }
     const args = frame.args ?? {};
     if (typeof args !== "object" || args === null || Array.isArray(args)) return this.refuse(connection, frame, "call_tool args must be a JSON object");
+    if (valueTooDeep(args, MAX_VALUE_DEPTH)) return this.refuse(connection, frame, `call_tool args nested deeper than ${MAX_VALUE_DEPTH} levels`);
     const runningKey = key(extension, frame.id);
     if (this.running.has(runningKey)) return this.refuse(connection, frame, `call_tool id "${frame.id}" is already in use`);
 

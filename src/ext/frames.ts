@@ -5,8 +5,16 @@
  * strings or numbers and are normalised to strings. Outbound frames (host →
  * extension) are typed constructors' shapes. `decodeInboundFrame` never
  * throws: it returns the frame or a typed problem for the extension's log.
+ * Nesting is bounded before anything walks a frame: a line nested deeper than
+ * MAX_JSON_DEPTH (256) is the `too_deep` problem. Embedded values are bounded
+ * where they are used: a register_tool schema (any value here) by the
+ * registration checks (registration-rules.ts: a non-object, non-"object" or
+ * deeper than MAX_VALUE_DEPTH schema rejects that tool by name), and
+ * modified_args, tool_args, call_tool args where they are read, so the
+ * waiting request still gets an answer.
  */
 import * as v from "valibot";
+import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -52,7 +60,8 @@ const inboundSchemas = {
     type: v.literal("register_tool"),
     name: v.pipe(v.string(), v.minLength(1, "must not be empty")),
     description: v.optional(v.string(), ""),
-    // Any value: registration-rules.ts checks it, so a bad schema rejects the tool by name instead of dropping the frame.
+    // Any value: registration-rules.ts checks it (object, "type": "object", depth), so a bad schema
+    // rejects that tool by name instead of dropping the frame.
     schema: v.optional(v.unknown()),
     deferred: OptBool,
     interactive: OptBool,
@@ -117,6 +126,7 @@ export type SubscribeFrame = InboundOf<"subscribe">;
 
 export type FrameProblem =
   | { readonly kind: "not_json"; readonly detail: string }
+  | { readonly kind: "too_deep"; readonly limit: number }
   | { readonly kind: "not_object" }
   | { readonly kind: "unknown_type"; readonly frameType: string }
   | { readonly kind: "invalid"; readonly frameType: string; readonly detail: string };
@@ -124,12 +134,12 @@ export type FrameProblem =
 export type DecodeResult = { readonly ok: true; readonly frame: InboundFrame } | { readonly ok: false; readonly problem: FrameProblem };
 
 export function decodeInboundFrame(line: string): DecodeResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch (err) {
-    return { ok: false, problem: { kind: "not_json", detail: err instanceof Error ? err.message : String(err) } };
+  const parsed = parseJson(line, MAX_JSON_DEPTH);
+  if (!parsed.ok) {
+    const { problem } = parsed;
+    return { ok: false, problem: problem.kind === "too_deep" ? { kind: "too_deep", limit: problem.limit } : { kind: "not_json", detail: problem.message } };
   }
+  const raw = parsed.value;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, problem: { kind: "not_object" } };
   const type = (raw as { type?: unknown }).type;
   if (typeof type !== "string" || !Object.hasOwn(inboundSchemas, type)) {
@@ -147,6 +157,8 @@ export function describeFrameProblem(problem: FrameProblem): string {
   switch (problem.kind) {
     case "not_json":
       return `malformed JSON frame dropped: ${problem.detail}`;
+    case "too_deep":
+      return `frame dropped: JSON nested deeper than ${problem.limit} levels`;
     case "not_object":
       return "frame dropped: not a JSON object";
     case "unknown_type":

@@ -1,10 +1,12 @@
 /**
  * The host side of what extensions ask for that is not the agent's business:
  * notes (`notify`, `clear_notes`), `submit`, panels, crash reports, and the
- * routing of a `command_response` to its action. Modes supply an
+ * routing of a `command_response` to its action (tool_prompt tool_args: a
+ * JSON object nested at most MAX_VALUE_DEPTH levels). Modes supply an
  * ExtensionUI and a CommandActionHandler; headless modes use
  * `headlessExtensionUI`, which prints notes to stderr as `[name] level: message`.
  */
+import { MAX_VALUE_DEPTH, valueTooDeep } from "../common/json.ts";
 import type { CommandResponseFrame, InboundOf } from "./frames.ts";
 
 export type NoteLevel = "info" | "success" | "warn" | "error";
@@ -79,6 +81,9 @@ export async function dispatchCommandResponse(
       if (!response.tool_name) return handler.error(`extension /${command}: tool_prompt without tool_name`);
       if (typeof args !== "object" || args === null || Array.isArray(args)) {
         return handler.error(`extension /${command}: tool_prompt tool_args must be a JSON object`);
+      }
+      if (valueTooDeep(args, MAX_VALUE_DEPTH)) {
+        return handler.error(`extension /${command}: tool_prompt tool_args nested deeper than ${MAX_VALUE_DEPTH} levels`);
       }
       await handler.toolPrompt({ prompt: response.prompt ?? "", toolName: response.tool_name, toolArgs: args as Record<string, unknown> });
       return;

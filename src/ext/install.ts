@@ -21,6 +21,7 @@ import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, realpath, re
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
+import { trackSpawned } from "../common/process-tree.ts";
 import { manifestName, projectExtensionsRoot, scanRoot, type ExtensionScope } from "./installed.ts";
 import { withInstallLock } from "./install-lock.ts";
 import { removeTree } from "./manage.ts";
@@ -242,6 +243,7 @@ async function cloneInto(url: string, staging: string, cwd: string, signal?: Abo
       stdout: "ignore",
       stderr: "pipe",
     });
+    trackSpawned(proc);
   } catch (err) {
     throw new ZotError("ext.git_unavailable", `cannot run git to clone ${url} (${errorMessage(err)}); is git installed?`, {
       source: url,

@@ -8,6 +8,7 @@
  * `on_timeout: "deny"` (zot addition), in which case a blocking event fails
  * closed. Every deviation is written to that extension's log.
  */
+import { MAX_VALUE_DEPTH, valueTooDeep } from "../common/json.ts";
 import type { ExtensionConnection } from "./connection.ts";
 import { ExtensionRequestError } from "./errors.ts";
 import type { InterceptResponseFrame, InterceptableEvent, WireContentBlock } from "./frames.ts";
@@ -99,7 +100,7 @@ export interface ToolCallChainResult {
   readonly rewritten: boolean;
 }
 
-/** tool_call: first block wins; modified_args (JSON objects only) chain. */
+/** tool_call: first block wins; modified_args (JSON objects nested at most MAX_VALUE_DEPTH levels) chain. */
 export async function interceptToolCall(
   interceptors: readonly Interceptor[],
   payload: { readonly tool_id: string; readonly tool_name: string; readonly origin_extension?: string },
@@ -114,11 +115,13 @@ export async function interceptToolCall(
     const decision = blockFrom(interceptor, answer, defaultReason);
     if (decision.blocked) return { decision, args: current, rewritten };
     if (answer.kind === "reply" && answer.frame.modified_args !== undefined && answer.frame.modified_args !== null) {
-      if (isJsonObject(answer.frame.modified_args)) {
+      if (!isJsonObject(answer.frame.modified_args)) {
+        interceptor.connection.log.note("modified_args ignored: it must be a JSON object");
+      } else if (valueTooDeep(answer.frame.modified_args, MAX_VALUE_DEPTH)) {
+        interceptor.connection.log.note(`modified_args ignored: nested deeper than ${MAX_VALUE_DEPTH} levels`);
+      } else {
         current = answer.frame.modified_args;
         rewritten = true;
-      } else {
-        interceptor.connection.log.note("modified_args ignored: it must be a JSON object");
       }
     }
   }

@@ -11,6 +11,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { ZotError, systemErrorCode } from "../common/errors.ts";
+import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 
 export const MANIFEST_FILE = "extension.json";
@@ -97,11 +98,10 @@ export async function loadManifest(dir: string): Promise<LoadedManifest> {
     const detail = code === "ENOENT" ? "not found" : `cannot be read (${code ?? "error"})`;
     throw new ManifestError(dir, "", detail, err);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new ManifestError(dir, "", `is not valid JSON (${err instanceof Error ? err.message : String(err)})`, err);
+  const parsed = parseJson(text, MAX_JSON_DEPTH);
+  if (!parsed.ok) {
+    const problem = parsed.problem;
+    throw new ManifestError(dir, "", problem.kind === "too_deep" ? `is JSON nested deeper than ${problem.limit} levels` : `is not valid JSON (${problem.message})`);
   }
-  return parseManifest(dir, raw);
+  return parseManifest(dir, parsed.value);
 }

@@ -3,12 +3,15 @@
  * with a separator or a leading "." relative to the manifest directory; bare
  * names through PATH), cwd = the extension directory, stdin/stdout/stderr
  * pipes (the caller copies stderr into the extension's log), and its own
- * process group so the whole tree can be signalled. Also the signalling helpers and the
- * process-exit safety net that SIGKILLs every live group (no orphans).
+ * process group so the whole tree can be signalled. Also the signalling
+ * helpers and the process-exit safety net that SIGKILLs every live group.
+ * Helpers that left the group (setsid, double fork) are ended by the
+ * process-tree guard (common/process-tree.ts) on Linux.
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
+import { trackSpawned } from "../common/process-tree.ts";
 import type { LoadFailure } from "./errors.ts";
 
 export type ExtensionSubprocess = Subprocess<"pipe", "pipe", "pipe">;
@@ -61,6 +64,7 @@ export function spawnExtension(
       env: process.env,
     });
     liveGroups.add(proc.pid);
+    trackSpawned(proc, { ownGroup: true });
     void proc.exited.then(() => {
       // The leader is gone; reap anything it left in its group.
       signalGroup(proc.pid, "SIGKILL");

@@ -1,15 +1,17 @@
 /**
  * The headless run shared by print and JSON modes: validate flags, read the
- * prompt, set up (setup.ts), run the prompt or extension command
- * (commands.ts), report through the mode's output, and always clean up
- * (session closed, extensions shut down) before returning the exit code.
+ * prompt, set up (setup.ts), wait for extensions still starting (saying so on
+ * stderr after a second, extension-wait.ts), run the prompt or extension
+ * command (commands.ts), report through the mode's output, and always clean
+ * up (session closed, extensions shut down) before returning the exit code.
  *
  * Exit codes: 0 success; 1 failure (one `zot: <message>` line on stderr,
- * printed by the CLI entry from the thrown error); 2 usage errors; 130 / 143
- * when SIGINT / SIGTERM interrupted the run: the signal aborts the agent,
- * the normal cleanup runs, then `zot: interrupted` goes to stderr. A second
- * signal during cleanup exits at once (the extension host's exit hook still
- * kills every extension process group).
+ * printed by the CLI entry from the thrown error); 2 usage errors; 130 / 129
+ * / 143 when SIGINT / SIGHUP / SIGTERM interrupted the run: the signal aborts
+ * the agent (a running bash command is killed), the normal cleanup runs,
+ * then `zot: interrupted` goes to stderr. A second signal during cleanup
+ * exits at once; either way the process-tree exit hook ends every
+ * descendant (common/process-tree.ts).
  */
 import type { AgentEvent } from "../agent/events.ts";
 import { HEADLESS_NO_YOLO_WARNING } from "../agent/permissions.ts";
@@ -17,13 +19,15 @@ import { ZotError, errorMessage } from "../common/errors.ts";
 import type { MainFlags } from "../cli/flags.ts";
 import { Cleanup } from "./cleanup.ts";
 import { runHeadlessPrompt, type HeadlessResult } from "./commands.ts";
+import { waitForExtensions } from "./extension-wait.ts";
 import { createJsonOutput } from "./json.ts";
 import { parseHeadlessOptions } from "./options.ts";
 import type { HeadlessOutput } from "./output.ts";
 import { createPrintOutput } from "./print.ts";
 import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
 import { setupHeadless } from "./setup.ts";
-import { SIGNAL_EXIT_CODES, watchSignals, writeStderrSync } from "./signals.ts";
+import { queueStderr } from "../common/stderr.ts";
+import { SIGNAL_EXIT_CODES, watchSignals } from "./signals.ts";
 
 /** Turns a finished run into success or the error it stands for. */
 function resultError(result: HeadlessResult): ZotError | undefined {
@@ -49,10 +53,12 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   let failure: unknown;
   try {
     const options = parseHeadlessOptions(flags);
-    if (flags.noYolo) writeStderrSync(HEADLESS_NO_YOLO_WARNING);
+    if (flags.noYolo) queueStderr(HEADLESS_NO_YOLO_WARNING);
     const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
     const showEvent = (event: AgentEvent): void => output.event(event);
-    const runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: writeStderrSync, signal }, cleanup);
+    const runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: queueStderr, signal }, cleanup);
+    // The prompt may need an extension's tools, or be its slash command.
+    await waitForExtensions(runtime, queueStderr, signal);
     if (signal.aborted) throw new InterruptedError();
     const result = await runHeadlessPrompt({ runtime, signal, showEvent }, prompt);
     if (result.kind === "display") output.display(result.extension, result.text);
@@ -68,10 +74,10 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
     output.failed(interrupted !== undefined ? "interrupted" : errorMessage(failure));
   }
   await output.flush();
-  await cleanup.run((err) => writeStderrSync(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
   if (interrupted !== undefined) {
-    writeStderrSync("zot: interrupted\n");
+    queueStderr("zot: interrupted\n");
     return SIGNAL_EXIT_CODES[interrupted];
   }
   if (failure !== undefined) throw failure;

@@ -2,7 +2,9 @@
  * Mode dispatch: picks RPC, print, JSON or interactive from the parsed flags.
  * Modes own all I/O; the agent session does the work. `--list-models` is
  * answered here for every mode (no credentials needed). Each mode is
- * imported only when chosen.
+ * imported only when chosen. Every mode runs under the process-tree guard
+ * (common/process-tree.ts): zot becomes the subreaper of what it starts and
+ * ends that whole tree at exit.
  */
 import { ZotError } from "../common/errors.ts";
 import type { MainFlags } from "../cli/flags.ts";
@@ -21,6 +23,8 @@ async function listModels(): Promise<number> {
 
 export async function runMode(flags: MainFlags): Promise<number> {
   if (flags.listModels) return listModels();
+  const { guardProcessTree } = await import("../common/process-tree.ts");
+  guardProcessTree();
   if (flags.rpc) {
     const { runRpc } = await import("./rpc/server.ts");
     return runRpc(flags);

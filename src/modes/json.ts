@@ -5,22 +5,25 @@
  * terminal line only where no prompt produced one: `done` after an
  * extension command's display/noop, `error` when the run failed before or
  * outside the agent (setup, command errors, interruption). An extension's
- * display text is an `ext_display` line.
+ * display text is an `ext_display` line. On a terminal, C1 and DEL
+ * characters are written as \u escapes (common/terminal-text.ts; the same
+ * JSON value), so no line can drive the terminal.
  */
 import { goJsonStringify, toJsonEventLine, type AgentEvent } from "../agent/events.ts";
+import { jsonForStdout } from "../common/terminal-text.ts";
 import { StdoutWriter, type HeadlessOutput } from "./output.ts";
 
 export function createJsonOutput(writer: StdoutWriter = new StdoutWriter()): HeadlessOutput {
   /** The last line written was a terminal event (done / error). */
   let terminal = false;
   const emit = (event: AgentEvent): void => {
-    writer.write(toJsonEventLine(event));
+    writer.write(jsonForStdout(toJsonEventLine(event)));
     terminal = event.type === "done" || event.type === "error";
   };
   return {
     event: emit,
     display(extension, text) {
-      writer.write(`${goJsonStringify({ type: "ext_display", extension, text })}\n`);
+      writer.write(jsonForStdout(`${goJsonStringify({ type: "ext_display", extension, text })}\n`));
       terminal = false;
     },
     succeeded() {

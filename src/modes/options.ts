@@ -2,7 +2,8 @@
  * Validation of the flag values the headless modes interpret themselves:
  * --reasoning (low|medium|high, case-insensitive, "" = unset), --max-steps
  * (positive integer, default 50), --auto-compact (a share of the context
- * window in [0.05, 1], or off), --tools / --no-tools, and the session
+ * window in [0.05, 1], or off), --tools / --no-tools (every --tools name
+ * must be a selectable built-in: read, write, edit, bash), and the session
  * flags (which one applies; --no-session with another session flag is a
  * contradiction). Pure: every problem is a UsageError (exit 2), nothing is
  * read from disk.
@@ -11,6 +12,7 @@ import { DEFAULT_MAX_STEPS } from "../agent/session.ts";
 import { UsageError } from "../common/errors.ts";
 import type { MainFlags } from "../cli/flags.ts";
 import type { ReasoningLevel } from "../providers/types.ts";
+import { FILE_AND_SHELL_TOOL_NAMES } from "../tools/index.ts";
 
 const REASONING_LEVELS: readonly ReasoningLevel[] = ["low", "medium", "high"];
 
@@ -73,6 +75,16 @@ export function parseToolSelection(flags: Pick<MainFlags, "tools" | "noTools">):
     .split(",")
     .map((name) => name.trim())
     .filter((name) => name !== "");
+  const valid: readonly string[] = FILE_AND_SHELL_TOOL_NAMES;
+  const unknown = only.filter((name) => !valid.includes(name));
+  if (unknown.length > 0) {
+    const names = unknown.map((name) => `"${name}"`).join(", ");
+    const skillHint = unknown.includes("skill") ? "; the skill tool is on whenever there are skills (--no-skill turns it off)" : "";
+    throw new UsageError(
+      `--tools: unknown tool${unknown.length > 1 ? "s" : ""} ${names}; the built-in tools are ${valid.join(", ")}${skillHint}`,
+      { flag: "--tools" },
+    );
+  }
   return { only, none: false };
 }
 

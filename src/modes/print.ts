@@ -3,10 +3,15 @@
  * text of the last assistant message that had text (its text blocks joined
  * by "\n", as shown to the user, so extension rewrites and hidden messages
  * are respected) plus a newline, or an extension's `display` text. Failures
- * print nothing on stdout (the runner reports them on stderr).
+ * print nothing on stdout (the runner reports them on stderr). On a terminal
+ * the text is sanitized (common/terminal-text.ts); a pipe gets it raw. A
+ * provider retry is one `zot: <provider>: retrying in 4 s (retry 1 of 5): 429
+ * rate limited` line on stderr as it happens.
  */
 import type { AgentEvent } from "../agent/events.ts";
+import { forStdout } from "../common/terminal-text.ts";
 import { StdoutWriter, type HeadlessOutput } from "./output.ts";
+import { queueStderr } from "../common/stderr.ts";
 
 function visibleText(event: Extract<AgentEvent, { type: "assistant_message" }>): string {
   const parts: string[] = [];
@@ -18,11 +23,12 @@ function withNewline(text: string): string {
   return text.endsWith("\n") ? text : `${text}\n`;
 }
 
-export function createPrintOutput(writer: StdoutWriter = new StdoutWriter()): HeadlessOutput {
+export function createPrintOutput(writer: StdoutWriter = new StdoutWriter(), warn: (line: string) => void = queueStderr): HeadlessOutput {
   let finalText: string | undefined;
   let displayed: string | undefined;
   return {
     event(event) {
+      if (event.type === "retry") warn(`zot: ${event.message}\n`);
       if (event.type !== "assistant_message") return;
       const text = visibleText(event);
       if (text !== "") finalText = text;
@@ -32,7 +38,7 @@ export function createPrintOutput(writer: StdoutWriter = new StdoutWriter()): He
     },
     succeeded() {
       const text = displayed ?? finalText;
-      if (text !== undefined && text !== "") writer.write(withNewline(text));
+      if (text !== undefined && text !== "") writer.write(forStdout(withNewline(text)));
     },
     failed() {},
     flush: () => writer.flush(),

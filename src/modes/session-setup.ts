@@ -3,7 +3,8 @@
  * --no-session → none; --session <path> → that file (loaded with repair, then
  * appended to); --continue → the newest session of this cwd holding a message
  * (none → a new one, with a note on stderr); --resume → a numbered picker on
- * stderr reading the choice from stdin (needs a terminal on stdin); else a new
+ * stderr (sanitized on a terminal: titles come from session files) reading
+ * the choice from stdin (needs a terminal on stdin); else a new
  * file. Empty, stale sessions of this cwd's directory are pruned (never our
  * own). The persistence callbacks append every message and usage row as the
  * turn goes; a failing write is reported once on stderr and the run goes on.
@@ -11,6 +12,7 @@
  */
 import { ZotError, errorMessage } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
+import { forStderr } from "../common/terminal-text.ts";
 import type { AgentPersistence, CompactionPersistRecord } from "../agent/types.ts";
 import type { Message, Usage } from "../providers/types.ts";
 import {
@@ -64,7 +66,9 @@ async function pickResumePath(input: SessionSetupInput): Promise<string | undefi
   }
   const sessions = await listSessions(sessionDirForCwd(input.cwd, input.paths.sessions));
   if (sessions.length === 0) return undefined;
-  const picked = await unlessAborted(pickSession(sessions, { input: process.stdin, output: process.stderr }), input.signal);
+  // Titles and first prompts come from session files: sanitized on a terminal like every stderr line.
+  const output = { write: (text: string) => process.stderr.write(forStderr(text)) };
+  const picked = await unlessAborted(pickSession(sessions, { input: process.stdin, output }), input.signal);
   if (picked === undefined) throw new ZotError("session.resume_cancelled", "no session picked");
   return picked.path;
 }

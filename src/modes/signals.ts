@@ -1,29 +1,29 @@
 /**
- * Process signals for the modes: SIGINT / SIGTERM (and SIGHUP for the
- * interactive terminal) abort the run through an AbortSignal so the normal
- * cleanup runs (session closed, extensions stopped); a second signal exits at
- * once (the extension host's exit hook still kills every extension process
- * group). Also the synchronous stderr writer the modes use so warnings keep
- * their order with the CLI's final error line.
+ * Process signals for every mode (one watch per process): SIGINT / SIGTERM / SIGHUP abort the run
+ * through an AbortSignal so the normal cleanup runs (session closed,
+ * extensions stopped); a second signal exits at once. Once the mode is done
+ * (stop()), a late signal also exits at once with its code instead of
+ * killing zot by the default action, so the process "exit" hook (the process
+ * tree is ended there, common/process-tree.ts) always runs.
+ *
+ * Exit codes: SIGINT 130, SIGHUP 129, SIGTERM 143.
+ *
+ * stderr text goes through common/stderr.ts (ordered, never blocking the
+ * event loop on a stderr pipe nobody reads, so these handlers always run;
+ * sanitized when stderr is a terminal).
  */
-import { writeSync } from "node:fs";
 
 export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 export type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
+const ALL_SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-export function writeStderrSync(text: string): void {
-  try {
-    writeSync(2, text);
-  } catch {
-    // stderr is gone; nothing else to tell
-  }
-}
 
 export interface SignalWatch {
   /** Aborted by the first signal. */
   readonly signal: AbortSignal;
   /** The first signal received, if any. */
   received(): HandledSignal | undefined;
+  /** The mode is done: from now on any of the signals exits at once. */
   stop(): void;
 }
 
@@ -32,21 +32,21 @@ export function watchSignals(
 ): SignalWatch {
   const controller = new AbortController();
   let received: HandledSignal | undefined;
-  const handlers = (options.signals ?? ["SIGINT", "SIGTERM"]).map((name) => {
-    const handler = (): void => {
+  let stopped = false;
+  for (const name of options.signals ?? ALL_SIGNALS) {
+    process.on(name, () => {
+      if (stopped) process.exit(SIGNAL_EXIT_CODES[name]);
       if (received !== undefined) process.exit(SIGNAL_EXIT_CODES[received]);
       received = name;
       controller.abort();
       options.onSignal?.(name);
-    };
-    process.on(name, handler);
-    return { name, handler };
-  });
+    });
+  }
   return {
     signal: controller.signal,
     received: () => received,
     stop: () => {
-      for (const { name, handler } of handlers) process.off(name, handler);
+      stopped = true;
     },
   };
 }

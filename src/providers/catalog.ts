@@ -2,14 +2,21 @@
  * The model catalog: a static list of known models (context window, max
  * output, reasoning flag, USD prices per million tokens) merged with the
  * user's `$ZOT_HOME/models.json` overrides. Loading never throws: a missing
- * file is no override, an unreadable or invalid one yields a warning string
- * in `Catalog.warnings` and the static list. Overrides replace only the fields
- * they set (non-zero numbers, non-empty strings, an explicit `reasoning`).
+ * file is no override; an unreadable file, invalid JSON or a document that
+ * is not `{"providers": {…}}` yields a warning string in `Catalog.warnings`
+ * and the static list. Inside the document each problem is one warning
+ * naming the file and the field (`providers.anthropic.models.0.maxTokens`):
+ * a bad field of an entry is ignored (the default or catalog value stays),
+ * an entry without a valid `id` or a provider section that is not an object
+ * is skipped, and everything else still applies. `contextWindow` and
+ * `maxTokens` must be whole numbers ≥ 0, prices numbers ≥ 0. Overrides
+ * replace only the fields they set (non-zero numbers, non-empty strings, an
+ * explicit `reasoning`).
  */
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
-import { describeProblem, firstProblem } from "../common/validation.ts";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
+import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
 
 export interface Catalog {
@@ -127,25 +134,60 @@ const PROVIDER_ALIASES: Readonly<Record<string, ProviderName>> = {
   ollama: "ollama",
 };
 
-const UserModelSchema = v.looseObject({
-  id: v.pipe(v.string(), v.nonEmpty("model id must not be empty")),
-  name: v.optional(v.string()),
-  reasoning: v.optional(v.boolean()),
-  contextWindow: v.optional(v.pipe(v.number(), v.minValue(0))),
-  maxTokens: v.optional(v.pipe(v.number(), v.minValue(0))),
-  priceInput: v.optional(v.pipe(v.number(), v.minValue(0))),
-  priceOutput: v.optional(v.pipe(v.number(), v.minValue(0))),
-  priceCacheRead: v.optional(v.pipe(v.number(), v.minValue(0))),
-  priceCacheWrite: v.optional(v.pipe(v.number(), v.minValue(0))),
-  baseUrl: v.optional(v.string()),
-  input: v.optional(v.array(v.string())),
-  api: v.optional(v.string()),
-});
-type UserModel = v.InferOutput<typeof UserModelSchema>;
+const tokenCount = v.pipe(
+  v.number("expected a whole number of tokens"),
+  v.integer("expected a whole number of tokens"),
+  v.minValue(0, "expected a whole number of tokens"),
+);
+const price = v.pipe(v.number("expected a price in USD per million tokens"), v.minValue(0, "expected a price ≥ 0"));
 
-const ModelsFileSchema = v.looseObject({
-  providers: v.record(v.string(), v.looseObject({ models: v.optional(v.array(UserModelSchema), []) })),
-});
+/** The optional fields of a models.json entry, each validated on its own. */
+const USER_MODEL_FIELDS = {
+  name: v.string("expected a string"),
+  reasoning: v.boolean("expected true or false"),
+  contextWindow: tokenCount,
+  maxTokens: tokenCount,
+  priceInput: price,
+  priceOutput: price,
+  priceCacheRead: price,
+  priceCacheWrite: price,
+  baseUrl: v.string("expected a string"),
+  input: v.array(v.string(), "expected an array of strings"),
+  api: v.string("expected a string"),
+} as const;
+
+type UserModelField = keyof typeof USER_MODEL_FIELDS;
+type UserModel = { readonly id: string } & { -readonly [K in UserModelField]?: v.InferOutput<(typeof USER_MODEL_FIELDS)[K]> };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/** One models.json entry, its invalid fields dropped with a warning each; undefined (warned) without a valid id. */
+function userModelOf(entry: unknown, at: string, fileLabel: string, warnings: string[]): UserModel | undefined {
+  if (!isRecord(entry)) {
+    warnings.push(`${fileLabel}: field "${at}": expected an object with an "id"; entry skipped`);
+    return undefined;
+  }
+  const { id } = entry;
+  if (typeof id !== "string" || id === "") {
+    warnings.push(`${fileLabel}: field "${at}.id": expected a non-empty string, got ${shown(id)}; entry skipped`);
+    return undefined;
+  }
+  const model: { id: string } & Record<string, unknown> = { id };
+  for (const field of Object.keys(USER_MODEL_FIELDS) as UserModelField[]) {
+    if (!(field in entry)) continue;
+    const result = v.safeParse(USER_MODEL_FIELDS[field], entry[field]);
+    if (result.success) model[field] = result.output;
+    else warnings.push(`${fileLabel}: field "${at}.${field}": ${result.issues[0]?.message ?? "invalid value"}, got ${shown(entry[field])}; ignored`);
+  }
+  return model as UserModel;
+}
 
 function apiOf(value: string | undefined, providerKey: string): ModelInfo["api"] {
   if (value === "responses" || value === "openai-responses" || value === "openai-codex-responses") return "responses";
@@ -180,25 +222,36 @@ function mergeUserModel(provider: ProviderName, providerKey: string, entry: User
 
 /** Merges a parsed models.json document into a catalog (pure). */
 export function applyModelsFile(catalog: Catalog, document: unknown, fileLabel = "models.json"): Catalog {
-  const parsed = v.safeParse(ModelsFileSchema, document);
-  if (!parsed.success) {
-    const warning = `ignoring ${fileLabel}: ${describeProblem(firstProblem(parsed.issues))}`;
-    return { models: catalog.models, warnings: [...catalog.warnings, warning] };
-  }
+  const ignored = (problem: string): Catalog => ({ models: catalog.models, warnings: [...catalog.warnings, `ignoring ${fileLabel}: ${problem}`] });
+  if (!isRecord(document)) return ignored(`expected a JSON object at the top level, got ${shown(document)}`);
+  const { providers } = document;
+  if (!isRecord(providers)) return ignored(`field "providers": expected an object of provider sections, got ${shown(providers)}`);
   const models = [...catalog.models];
   const warnings = [...catalog.warnings];
-  for (const [providerKey, section] of Object.entries(parsed.output.providers)) {
+  for (const [providerKey, section] of Object.entries(providers)) {
     const provider = PROVIDER_ALIASES[providerKey];
     if (!provider) {
       warnings.push(`${fileLabel}: unknown provider "${providerKey}" ignored`);
       continue;
     }
-    for (const entry of section.models) {
-      const at = models.findIndex((model) => model.provider === provider && model.id === entry.id);
-      const merged = mergeUserModel(provider, providerKey, entry, at === -1 ? undefined : models[at]);
-      if (at === -1) models.push(merged);
-      else models[at] = merged;
+    const at = `providers.${providerKey}`;
+    if (!isRecord(section)) {
+      warnings.push(`${fileLabel}: field "${at}": expected an object with "models", got ${shown(section)}; ignored`);
+      continue;
     }
+    const entries = section.models ?? [];
+    if (!Array.isArray(entries)) {
+      warnings.push(`${fileLabel}: field "${at}.models": expected an array, got ${shown(entries)}; ignored`);
+      continue;
+    }
+    entries.forEach((raw, index) => {
+      const entry = userModelOf(raw, `${at}.models.${index}`, fileLabel, warnings);
+      if (entry === undefined) return;
+      const existing = models.findIndex((model) => model.provider === provider && model.id === entry.id);
+      const merged = mergeUserModel(provider, providerKey, entry, existing === -1 ? undefined : models[existing]);
+      if (existing === -1) models.push(merged);
+      else models[existing] = merged;
+    });
   }
   return { models, warnings };
 }
@@ -216,13 +269,13 @@ export async function loadCatalog(modelsFile: string): Promise<Catalog> {
     if (systemErrorCode(err) === "ENOENT") return catalog;
     return { models: catalog.models, warnings: [`ignoring ${modelsFile}: ${errorMessage(err)}`] };
   }
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (err) {
-    return { models: catalog.models, warnings: [`ignoring ${modelsFile}: invalid JSON: ${errorMessage(err)}`] };
+  const parsed = parseJson(text, MAX_JSON_DEPTH);
+  if (!parsed.ok) {
+    const problem = parsed.problem;
+    const detail = problem.kind === "too_deep" ? `JSON nested deeper than ${problem.limit} levels` : `invalid JSON: ${problem.message}`;
+    return { models: catalog.models, warnings: [`ignoring ${modelsFile}: ${detail}`] };
   }
-  return applyModelsFile(catalog, document, modelsFile);
+  return applyModelsFile(catalog, parsed.value, modelsFile);
 }
 
 export const LIST_MODELS_HEADER =

@@ -11,6 +11,7 @@ import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
+import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { ProviderError, type ProviderName } from "./types.ts";
 
@@ -53,13 +54,13 @@ export async function readAuthFile(path: string): Promise<AuthFile> {
     if (systemErrorCode(err) === "ENOENT") return {};
     throw new ProviderError("config", `cannot read ${path}: ${errorMessage(err)}`, undefined, { file: path });
   }
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    throw new ProviderError("config", `invalid ${path}: not valid JSON`, undefined, { file: path });
+  const document = parseJson(text, MAX_JSON_DEPTH);
+  if (!document.ok) {
+    const problem = document.problem;
+    const detail = problem.kind === "too_deep" ? `JSON nested deeper than ${problem.limit} levels` : "not valid JSON";
+    throw new ProviderError("config", `invalid ${path}: ${detail}`, undefined, { file: path });
   }
-  const parsed = v.safeParse(AuthFileSchema, document);
+  const parsed = v.safeParse(AuthFileSchema, document.value);
   if (!parsed.success) {
     const problem = firstProblem(parsed.issues);
     throw new ProviderError("config", `invalid ${path}: ${describeProblem(problem)}`, undefined, { file: path, field: problem.field });

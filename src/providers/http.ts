@@ -1,23 +1,46 @@
 /**
  * The one HTTP path every provider streams through. `postStream` POSTs JSON
- * and resolves with a 2xx response whose body is wrapped so that:
- *  - a gap between bytes longer than the stall timeout aborts the request and
- *    raises ProviderError "stalled" (the wait for headers counts too);
- *  - a connection dropped mid-stream raises ProviderError "network";
+ * and resolves with a 2xx response whose body is wrapped so that
+ * (docs/providers.md "Stream limits"):
+ *  - no response headers within the idle timeout (120 s, ZOT_STREAM_IDLE_TIMEOUT_MS),
+ *    or no SSE event for that long once streaming (the caller reports events
+ *    with `sawEvent`; comment lines and partial events do not count), aborts
+ *    the request and raises ProviderError "stalled";
+ *  - events that carry no model output (pings, empty chunks) keep a stream
+ *    alive for at most the keepalive timeout (600 s,
+ *    ZOT_STREAM_KEEPALIVE_TIMEOUT_MS; the caller reports output with
+ *    `sawOutput`), then "stalled" too;
+ *  - more than 256 MiB (ZOT_STREAM_MAX_BYTES) in one response raises
+ *    ProviderError "too_large";
+ *  - a connection dropped mid-stream raises ProviderError "network" naming the URL;
  *  - the caller's abort surfaces as an AbortError (callers check the signal).
- * Before the stream starts, 502/503/504 and connection failures are retried
- * silently up to twice (250 ms, then 750 ms); an abort is never retried. Any
- * other non-2xx status raises ProviderError "http" with one line naming the
- * status and the provider's own error message (body read up to 4 KiB).
+ * Before the stream starts, transient statuses and network failures are
+ * retried by the policy of retry.ts (each retry announced through `onRetry`
+ * before its wait; an abort during the wait ends it at once). Any other
+ * non-2xx status, or the last one, raises ProviderError "http" with one line
+ * naming the status and the provider's own error message (body read up to
+ * 4 KiB); a connection failure raises "network" naming the URL (plus the
+ * caller's `connectHint`).
  */
 import { systemErrorCode } from "../common/errors.ts";
-import * as v from "valibot";
-import { ProviderError } from "./types.ts";
+import { ERROR_BODY_LIMIT_BYTES, httpErrorLine, readCapped } from "./http-errors.ts";
+import {
+  decideRetry,
+  formatDuration,
+  isRefusedCode,
+  networkReason,
+  resolveRetryPolicy,
+  retryableStatus,
+  serverRetryAfterMs,
+  statusReason,
+  transientNetworkCode,
+  type RetryPolicy,
+} from "./retry.ts";
+import { ProviderError, type RetryNotice } from "./types.ts";
 
 export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [250, 750];
-export const ERROR_BODY_LIMIT_BYTES = 4096;
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 600_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 export interface PostStreamOptions {
   /** Provider label used in error lines ("anthropic", "openai", ...). */
@@ -27,23 +50,47 @@ export interface PostStreamOptions {
   readonly body: unknown;
   readonly signal: AbortSignal;
   readonly stallTimeoutMs?: number;
-  readonly retryDelaysMs?: readonly number[];
+  readonly keepaliveTimeoutMs?: number;
+  readonly maxResponseBytes?: number;
+  /** Overrides of the retry policy (retry.ts); absent fields take the defaults. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Told about every retry before its wait starts. */
+  readonly onRetry?: (notice: RetryNotice) => void;
+  /** Appended to a connection failure ("is an Ollama server running there?"). */
+  readonly connectHint?: string;
 }
 
 export interface StreamingResponse {
   readonly status: number;
   readonly body: ReadableStream<Uint8Array>;
+  /** A complete SSE event arrived: restarts the idle timeout. */
+  sawEvent(): void;
+  /** The model produced output (text, thinking, tool-call data): restarts the keepalive timeout. */
+  sawOutput(): void;
 }
 
-/** The stall timeout: explicit option, else ZOT_STREAM_IDLE_TIMEOUT_MS, else 120 s. */
-export function resolveStallTimeoutMs(
-  explicit?: number,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): number {
+type Env = Readonly<Record<string, string | undefined>>;
+
+function positiveSetting(explicit: number | undefined, env: Env, name: string, fallback: number): number {
   if (explicit !== undefined && explicit > 0) return explicit;
-  const fromEnv = Number(env.ZOT_STREAM_IDLE_TIMEOUT_MS);
+  const fromEnv = Number(env[name]);
   if (Number.isFinite(fromEnv) && fromEnv > 0) return fromEnv;
-  return DEFAULT_STALL_TIMEOUT_MS;
+  return fallback;
+}
+
+/** The idle timeout: explicit option, else ZOT_STREAM_IDLE_TIMEOUT_MS, else 120 s. */
+export function resolveStallTimeoutMs(explicit?: number, env: Env = process.env): number {
+  return positiveSetting(explicit, env, "ZOT_STREAM_IDLE_TIMEOUT_MS", DEFAULT_STALL_TIMEOUT_MS);
+}
+
+/** The keepalive timeout: explicit option, else ZOT_STREAM_KEEPALIVE_TIMEOUT_MS, else 600 s. */
+export function resolveKeepaliveTimeoutMs(explicit?: number, env: Env = process.env): number {
+  return positiveSetting(explicit, env, "ZOT_STREAM_KEEPALIVE_TIMEOUT_MS", DEFAULT_KEEPALIVE_TIMEOUT_MS);
+}
+
+/** The response size cap: explicit option, else ZOT_STREAM_MAX_BYTES, else 256 MiB. */
+export function resolveMaxResponseBytes(explicit?: number, env: Env = process.env): number {
+  return positiveSetting(explicit, env, "ZOT_STREAM_MAX_BYTES", DEFAULT_MAX_RESPONSE_BYTES);
 }
 
 export function isAbortError(err: unknown): boolean {
@@ -69,51 +116,149 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** One attempt's abort controller, tied to the caller's signal and a restartable stall timer. */
-class AttemptControl {
-  readonly controller = new AbortController();
-  stalled = false;
+/** The URL as shown in messages: without user:password. */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A deadline `ms` after the last touch(); one timer, rescheduled only when it
+ * fires early, so touching it for every event costs a clock read.
+ */
+class Deadline {
+  private last = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly unlink: () => void;
 
   constructor(
-    private readonly outer: AbortSignal,
-    private readonly stallMs: number,
-  ) {
-    const forward = () => this.controller.abort();
-    outer.addEventListener("abort", forward, { once: true });
-    this.unlink = () => outer.removeEventListener("abort", forward);
+    readonly ms: number,
+    private readonly onExpire: () => void,
+  ) {}
+
+  start(): void {
+    this.last = performance.now();
+    this.schedule(this.ms);
   }
 
-  arm(): void {
-    this.disarm();
-    this.timer = setTimeout(() => {
-      this.stalled = true;
-      this.controller.abort();
-    }, this.stallMs);
+  touch(): void {
+    this.last = performance.now();
   }
 
-  disarm(): void {
+  stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
+  private schedule(delay: number): void {
+    this.stop();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const left = this.last + this.ms - performance.now();
+      if (left > 1) this.schedule(left);
+      else this.onExpire();
+    }, delay);
+  }
+}
+
+type StallReason = "response" | "event" | "output";
+
+interface StreamLimits {
+  readonly idleMs: number;
+  readonly keepaliveMs: number;
+  readonly maxBytes: number;
+}
+
+/** One attempt's abort controller, tied to the caller's signal and the stall deadlines. */
+class AttemptControl {
+  readonly controller = new AbortController();
+  stalled: StallReason | undefined;
+  /** Bytes read since the last complete event (a comment-only keepalive shows here). */
+  bytesSinceEvent = 0;
+  private streaming = false;
+  private readonly idle: Deadline;
+  private readonly keepalive: Deadline;
+  private readonly unlink: () => void;
+
+  constructor(
+    private readonly outer: AbortSignal,
+    readonly limits: StreamLimits,
+  ) {
+    const forward = () => this.controller.abort();
+    outer.addEventListener("abort", forward, { once: true });
+    this.unlink = () => outer.removeEventListener("abort", forward);
+    this.idle = new Deadline(limits.idleMs, () => this.stall(this.streaming ? "event" : "response"));
+    this.keepalive = new Deadline(limits.keepaliveMs, () => this.stall("output"));
+    this.idle.start();
+  }
+
+  private stall(reason: StallReason): void {
+    if (this.stalled !== undefined) return;
+    this.stalled = reason;
+    this.controller.abort();
+  }
+
+  /** Response headers arrived; from now on the idle deadline waits for events. */
+  headersArrived(ok: boolean): void {
+    this.idle.touch();
+    if (!ok) return;
+    this.streaming = true;
+    this.keepalive.start();
+  }
+
+  sawEvent(): void {
+    this.bytesSinceEvent = 0;
+    this.idle.touch();
+  }
+
+  sawOutput(): void {
+    this.keepalive.touch();
+  }
+
   finish(): void {
-    this.disarm();
+    this.idle.stop();
+    this.keepalive.stop();
     this.unlink();
   }
 
+  private stallMessage(label: string, url: string): string {
+    const { idleMs, keepaliveMs } = this.limits;
+    switch (this.stalled) {
+      case "output":
+        return `${label}: stream stalled: no model output for ${formatDuration(keepaliveMs)} (only keepalive events)`;
+      case "event":
+        return `${label}: stream stalled: no event for ${formatDuration(idleMs)}${this.bytesSinceEvent > 0 ? " (only keepalive comments)" : ""}`;
+      default:
+        return `${label}: stream stalled: no response from ${displayUrl(url)} within ${formatDuration(idleMs)}`;
+    }
+  }
+
   /** Turns a failure of fetch or of a body read into the error callers see. */
-  classify(err: unknown, label: string, phase: "connect" | "stream"): Error {
+  classify(err: unknown, target: { label: string; url: string; hint?: string; note?: string }, phase: "connect" | "stream"): Error {
     if (this.stalled) {
-      return new ProviderError("stalled", `${label}: stream stalled: no data for ${this.stallMs} ms`, undefined, {}, { cause: err });
+      return new ProviderError("stalled", this.stallMessage(target.label, target.url), undefined, { url: displayUrl(target.url) }, { cause: err });
     }
     if (this.outer.aborted) return isAbortError(err) ? (err as Error) : abortError();
     if (err instanceof ProviderError) return err;
-    const detail = networkDetail(err);
-    const what = phase === "connect" ? "connection failed" : "connection dropped mid-stream";
-    return new ProviderError("network", `${label}: ${what}: ${detail}`, undefined, {}, { cause: err });
+    return networkError(err, target, phase);
   }
+}
+
+function networkError(err: unknown, target: { label: string; url: string; hint?: string; note?: string }, phase: "connect" | "stream"): ProviderError {
+  const url = displayUrl(target.url);
+  const detail = networkDetail(err);
+  const note = target.note ? ` (${target.note})` : "";
+  const hint = target.hint ? ` — ${target.hint}` : "";
+  const message =
+    phase === "connect"
+      ? `${target.label}: cannot connect to ${url}: ${detail}${note}${hint}`
+      : `${target.label}: connection dropped mid-stream (${url}): ${detail}`;
+  return new ProviderError("network", message, undefined, { url, code: systemErrorCode(err) }, { cause: err });
 }
 
 /** One clean line from a fetch/network failure: the system code and Bun's message without its hints. */
@@ -127,18 +272,34 @@ function networkDetail(err: unknown): string {
   return code && !cleaned.includes(code) ? `${code}: ${cleaned}` : cleaned || code || "network error";
 }
 
+function retryNotice(label: string, retry: number, maxRetries: number, delayMs: number, reason: string, error: string, status?: number): RetryNotice {
+  const message = `${label}: retrying in ${formatDuration(delayMs)} (retry ${retry} of ${maxRetries}): ${reason}`;
+  return { provider: label, attempt: retry, max_retries: maxRetries, delay_ms: delayMs, ...(status !== undefined ? { status } : {}), error, message };
+}
+
 export async function postStream(options: PostStreamOptions): Promise<StreamingResponse> {
-  const stallMs = resolveStallTimeoutMs(options.stallTimeoutMs);
-  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const limits: StreamLimits = {
+    idleMs: resolveStallTimeoutMs(options.stallTimeoutMs),
+    keepaliveMs: resolveKeepaliveTimeoutMs(options.keepaliveTimeoutMs),
+    maxBytes: resolveMaxResponseBytes(options.maxResponseBytes),
+  };
+  const policy = resolveRetryPolicy(options.retry);
+  const { label, url } = options;
   const payload = JSON.stringify(options.body);
-  for (let attempt = 0; ; attempt++) {
+  let retries = 0;
+  let waitedMs = 0;
+  const wait = async (delayMs: number, notice: RetryNotice): Promise<void> => {
+    options.onRetry?.(notice);
+    retries++;
+    waitedMs += delayMs;
+    await sleep(delayMs, options.signal);
+  };
+  for (;;) {
     if (options.signal.aborted) throw abortError();
-    const control = new AttemptControl(options.signal, stallMs);
-    const canRetry = attempt < delays.length;
+    const control = new AttemptControl(options.signal, limits);
     let response: Response;
-    control.arm();
     try {
-      response = await fetch(options.url, {
+      response = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "text/event-stream", ...options.headers },
         body: payload,
@@ -146,14 +307,23 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       });
     } catch (err) {
       control.finish();
-      const failure = control.classify(err, options.label, "connect");
-      const retryable = failure instanceof ProviderError && failure.kind === "network";
-      if (!retryable || !canRetry) throw failure;
-      await sleep(delays[attempt] ?? 0, options.signal);
+      const target = { label, url, hint: options.connectHint };
+      const failure = control.classify(err, target, "connect");
+      const code = systemErrorCode(err);
+      if (!(failure instanceof ProviderError) || failure.kind !== "network" || !transientNetworkCode(code)) throw failure;
+      const decision = decideRetry({ retries, waitedMs }, policy, { refused: isRefusedCode(code) });
+      if (!decision.retry) throw networkError(err, { ...target, note: decision.why }, "connect");
+      await wait(decision.delayMs, retryNotice(label, retries + 1, decision.maxRetries, decision.delayMs, networkReason(code), failure.message));
       continue;
     }
+    control.headersArrived(response.ok);
     if (response.ok && response.body) {
-      return { status: response.status, body: guardBody(response.body, control, options.label) };
+      return {
+        status: response.status,
+        body: guardBody(response.body, control, { label, url }),
+        sawEvent: () => control.sawEvent(),
+        sawOutput: () => control.sawOutput(),
+      };
     }
     let errorBody: string;
     try {
@@ -162,36 +332,47 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       errorBody = "";
       if (options.signal.aborted) {
         control.finish();
-        throw control.classify(err, options.label, "connect");
+        throw control.classify(err, { label, url }, "connect");
       }
     }
     control.finish();
-    if (RETRYABLE_STATUSES.has(response.status) && canRetry) {
-      await sleep(delays[attempt] ?? 0, options.signal);
-      continue;
-    }
-    throw new ProviderError("http", httpErrorLine(options.label, response.status, response.statusText, errorBody), response.status);
+    const line = httpErrorLine(label, response.status, response.statusText, errorBody);
+    if (!retryableStatus(response.status, response.headers)) throw new ProviderError("http", line, response.status, { url: displayUrl(url) });
+    const decision = decideRetry({ retries, waitedMs }, policy, { retryAfterMs: serverRetryAfterMs(response.headers) });
+    if (!decision.retry) throw new ProviderError("http", `${line} (${decision.why})`, response.status, { url: displayUrl(url) });
+    await wait(decision.delayMs, retryNotice(label, retries + 1, decision.maxRetries, decision.delayMs, statusReason(response.status), line, response.status));
   }
 }
 
-/** Re-arms the stall timer around every read and classifies read failures. */
-function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, label: string): ReadableStream<Uint8Array> {
+/** Counts the response's bytes against its cap and classifies read failures; events re-arm the deadlines, not bytes. */
+function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, target: { label: string; url: string }): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  let total = 0;
   return new ReadableStream<Uint8Array>({
     async pull(out) {
-      control.arm();
       try {
         const { done, value } = await reader.read();
-        control.disarm();
         if (done) {
           control.finish();
           out.close();
-        } else {
-          out.enqueue(value);
+          return;
         }
+        total += value.byteLength;
+        control.bytesSinceEvent += value.byteLength;
+        if (total > control.limits.maxBytes) {
+          control.finish();
+          await reader.cancel().catch(() => undefined);
+          out.error(
+            new ProviderError("too_large", `${target.label}: response larger than ${formatBytes(control.limits.maxBytes)} (the per-response limit)`, undefined, {
+              url: displayUrl(target.url),
+            }),
+          );
+          return;
+        }
+        out.enqueue(value);
       } catch (err) {
         control.finish();
-        out.error(control.classify(err, label, "stream"));
+        out.error(control.classify(err, target, "stream"));
       }
     },
     async cancel(reason) {
@@ -201,75 +382,8 @@ function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, la
   });
 }
 
-async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
-  const reader = body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  while (size < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => undefined);
-  const joined = new Uint8Array(Math.min(size, limit));
-  let offset = 0;
-  for (const part of parts) {
-    const take = part.subarray(0, joined.length - offset);
-    joined.set(take, offset);
-    offset += take.length;
-    if (offset >= joined.length) break;
-  }
-  return new TextDecoder().decode(joined);
-}
-
-const ErrorObjectSchema = v.looseObject({
-  type: v.optional(v.unknown()),
-  code: v.optional(v.unknown()),
-  message: v.optional(v.unknown()),
-});
-const ErrorBodySchema = v.looseObject({
-  error: v.optional(v.union([v.string(), ErrorObjectSchema])),
-  message: v.optional(v.unknown()),
-  detail: v.optional(v.unknown()),
-});
-
-function asText(value: unknown): string | undefined {
-  if (typeof value === "string" && value.trim() !== "") return value;
-  if (typeof value === "number") return String(value);
-  return undefined;
-}
-
-/** The provider's own "type: message" from an error body (Anthropic, OpenAI and most look-alikes). */
-export function describeErrorBody(body: string): string {
-  const trimmed = body.trim();
-  if (trimmed === "") return "";
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(trimmed);
-  } catch {
-    return trimmed;
-  }
-  const result = v.safeParse(ErrorBodySchema, parsed);
-  if (!result.success) return trimmed;
-  const { error, message, detail } = result.output;
-  if (typeof error === "string") return error;
-  if (error) {
-    const kind = asText(error.type) ?? asText(error.code);
-    const text = asText(error.message);
-    if (kind && text) return `${kind}: ${text}`;
-    if (text || kind) return (text ?? kind) as string;
-  }
-  return asText(message) ?? asText(detail) ?? trimmed;
-}
-
-/** Collapses whitespace so the line stays one line, and bounds its length. */
-export function oneLine(text: string, max = 500): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-export function httpErrorLine(label: string, status: number, statusText: string, body: string): string {
-  const detail = oneLine(describeErrorBody(body)) || statusText || "request failed";
-  return `${label}: ${status} ${detail}`;
+/** "256 MiB", "1000 bytes". */
+function formatBytes(bytes: number): string {
+  const mi = 1024 * 1024;
+  return bytes % mi === 0 ? `${bytes / mi} MiB` : `${bytes} bytes`;
 }

@@ -23,7 +23,15 @@ export {
   type Catalog,
 } from "./catalog.ts";
 export { resolveApiKey, saveApiKey, readAuthFile, API_KEY_ENV, type Credential, type CredentialLookup } from "./credentials.ts";
-export { resolveStallTimeoutMs, DEFAULT_STALL_TIMEOUT_MS } from "./http.ts";
+export {
+  resolveStallTimeoutMs,
+  resolveKeepaliveTimeoutMs,
+  resolveMaxResponseBytes,
+  DEFAULT_STALL_TIMEOUT_MS,
+  DEFAULT_KEEPALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+} from "./http.ts";
+export { DEFAULT_RETRY_POLICY, MAX_RETRIES_ENV, type RetryPolicy } from "./retry.ts";
 
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama"];
 
@@ -111,7 +119,9 @@ export function createClient(options: CreateClientOptions): ProviderClient {
     apiKey: options.apiKey,
     baseUrl,
     stallTimeoutMs: options.stallTimeoutMs,
-    retryDelaysMs: options.retryDelaysMs,
+    keepaliveTimeoutMs: options.keepaliveTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    retry: options.retry,
   };
   const stream = async (request: StreamRequest, onEvent: (event: StreamEvent) => void): Promise<StreamResult> => {
     if (options.provider === "anthropic") {

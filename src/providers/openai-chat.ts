@@ -8,10 +8,11 @@
  * name are known), reasoning_content kept as a reasoning block, usage from the
  * include_usage chunk (input = prompt − cached; cached → cache read);
  * `data: [DONE]` is the terminal event; a top-level `error` → ProviderError "api".
+ * A connection failure of the "ollama" client says an Ollama server is expected there.
  */
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, parseEventJson, runStream, validateEvent, withoutOrphanToolResults, type ClientOptions, type StreamDecoder } from "./shared.ts";
+import { dataUrl, endToolCall, openAiUrl, openAiUsage, parseEventJson, runStream, streamLimits, validateEvent, withoutOrphanToolResults, type ClientOptions, type StreamDecoder } from "./shared.ts";
 import {
   ProviderError,
   emptyUsage,
@@ -27,6 +28,8 @@ import {
 } from "./types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com";
+/** Added to a connection failure of the ollama provider. */
+export const OLLAMA_CONNECT_HINT = "is an Ollama server running there? (`ollama serve`)";
 
 export interface OpenAiClientOptions extends ClientOptions {
   /** The client's name; "ollama" for local servers. */
@@ -271,9 +274,9 @@ export function createOpenAiChatClient(options: OpenAiClientOptions): ProviderCl
         headers,
         body: buildChatBody(request),
         request,
-        stallTimeoutMs: options.stallTimeoutMs,
-        retryDelaysMs: options.retryDelaysMs,
-        decoder: new ChatDecoder(name, onEvent),
+        ...streamLimits(options),
+        ...(name === "ollama" ? { connectHint: OLLAMA_CONNECT_HINT } : {}),
+        decoder: (emit) => new ChatDecoder(name, emit),
         onEvent,
       });
     },

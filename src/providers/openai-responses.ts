@@ -12,7 +12,7 @@
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAiClientOptions } from "./openai-chat.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, taggedEventDecoder, withoutOrphanToolResults, type StreamDecoder } from "./shared.ts";
+import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, streamLimits, taggedEventDecoder, withoutOrphanToolResults, type StreamDecoder } from "./shared.ts";
 import {
   ProviderError,
   emptyUsage,
@@ -269,9 +269,8 @@ export function createOpenAiResponsesClient(options: OpenAiClientOptions): Provi
         headers,
         body: buildResponsesBody(request),
         request,
-        stallTimeoutMs: options.stallTimeoutMs,
-        retryDelaysMs: options.retryDelaysMs,
-        decoder: new ResponsesDecoder(onEvent),
+        ...streamLimits(options),
+        decoder: (emit) => new ResponsesDecoder(emit),
         onEvent,
       });
     },

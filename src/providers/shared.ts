@@ -1,15 +1,19 @@
 /**
  * Pieces every streaming client shares: the connection options every client
  * takes (`ClientOptions`), the request → SSE → decoder loop with its abort /
- * truncation rules (`runStream`), cost from catalog prices, event JSON parsing
- * that fails as ProviderError "malformed" (`taggedEventDecoder` for dialects
+ * truncation rules (`runStream`; it reports every event and every piece of
+ * model output to http.ts's stall deadlines, and retries as `retry` stream
+ * events), cost from catalog prices, event JSON parsing (nesting bounded by
+ * MAX_JSON_DEPTH) that fails as ProviderError "malformed" (`taggedEventDecoder` for dialects
  * whose events carry a `type` tag), the decoder rules the dialects
  * need (tool_use_end emitted once per call, OpenAI cached-token accounting),
  * and the transcript clean-up applied before any request is built (orphan
  * tool results dropped).
  */
 import * as v from "valibot";
-import { postStream, type PostStreamOptions } from "./http.ts";
+import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
+import { postStream, type PostStreamOptions, type StreamingResponse } from "./http.ts";
+import type { RetryPolicy } from "./retry.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 import {
   ProviderError,
@@ -29,10 +33,24 @@ export interface ClientOptions {
   /** Empty for servers that need no key (Ollama). */
   readonly apiKey: string;
   readonly baseUrl?: string;
-  /** Longest gap between bytes before a stream counts as stalled (default: env or 120 s). */
+  /** Longest wait for the response, or between two SSE events, before a stream counts as stalled (default: env or 120 s). */
   readonly stallTimeoutMs?: number;
-  /** Delays of the silent retries before a stream starts (default 250 ms, 750 ms). */
-  readonly retryDelaysMs?: readonly number[];
+  /** Longest time a stream may carry only keepalives, no model output (default: env or 600 s). */
+  readonly keepaliveTimeoutMs?: number;
+  /** Largest response in bytes (default: env or 256 MiB). */
+  readonly maxResponseBytes?: number;
+  /** Overrides of the retry policy before a stream starts (retry.ts; default 5 retries, 60 s of waiting). */
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+/** The ClientOptions fields every dialect hands on to runStream unchanged. */
+export function streamLimits(options: ClientOptions): Pick<ClientOptions, "stallTimeoutMs" | "keepaliveTimeoutMs" | "maxResponseBytes" | "retry"> {
+  return {
+    stallTimeoutMs: options.stallTimeoutMs,
+    keepaliveTimeoutMs: options.keepaliveTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    retry: options.retry,
+  };
 }
 
 /** USD cost of one call: Σ tokens × price per million. */
@@ -46,13 +64,12 @@ export function computeCost(usage: Usage, model: ModelInfo): number {
   );
 }
 
-/** Parses one event's JSON payload; unparseable text is ProviderError "malformed". */
+/** Parses one event's JSON payload; unparseable or too deeply nested text is ProviderError "malformed". */
 export function parseEventJson(label: string, event: SseEvent): unknown {
-  try {
-    return JSON.parse(event.data);
-  } catch {
-    throw new ProviderError("malformed", `${label}: unparseable ${event.event} event: ${event.data.slice(0, 120)}`);
-  }
+  const parsed = parseJson(event.data, MAX_JSON_DEPTH);
+  if (parsed.ok) return parsed.value;
+  const detail = parsed.problem.kind === "too_deep" ? `${describeJsonProblem(parsed.problem)}: ` : "";
+  throw new ProviderError("malformed", `${label}: unparseable ${event.event} event: ${detail}${event.data.slice(0, 120)}`);
 }
 
 /** The string `type` field of an event payload, if any (to skip unknown event kinds). */
@@ -102,15 +119,17 @@ export function taggedEventDecoder<TSchema extends TaggedEventSchema>(
   };
 }
 
-/** Tool-call arguments as a JSON object; empty or invalid text becomes {}. */
+/**
+ * Tool-call arguments as a JSON object; empty, invalid or too deeply nested
+ * (over MAX_VALUE_DEPTH, e.g. from a session written before the bound) text
+ * becomes {}, so the request body always serialises.
+ */
 export function argumentsObject(raw: string): Record<string, unknown> {
   if (raw.trim() === "") return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  const parsed = parseJson(raw, MAX_VALUE_DEPTH);
+  if (!parsed.ok) return {};
+  const value = parsed.value;
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 export function dataUrl(mimeType: string, data: string): string {
@@ -188,17 +207,29 @@ export interface StreamDecoder {
   closeOpen?(): void;
 }
 
-/** The POST itself (its signal is the request's), plus what the decoding loop needs. */
-export interface RunStreamOptions extends Omit<PostStreamOptions, "signal"> {
+/** The POST itself (its signal is the request's; retries are reported as `retry` events), plus what the decoding loop needs. */
+export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "onRetry"> {
   /** Name of the terminal event, for the truncation message. */
   readonly terminalName: string;
   readonly request: StreamRequest;
-  readonly decoder: StreamDecoder;
+  /** Builds the dialect's decoder around `emit`; what it emits counts as model output (keepalive timeout). */
+  readonly decoder: (emit: (event: StreamEvent) => void) => StreamDecoder;
   readonly onEvent: (event: StreamEvent) => void;
 }
 
+/**
+ * POST, then SSE events into the decoder until its terminal event. Every
+ * event restarts the idle timeout, every decoder emission the keepalive
+ * timeout (http.ts); an abort resolves with stop "aborted" and the partial
+ * message; a stream that ends before its terminal event is "truncated".
+ */
 export async function runStream(options: RunStreamOptions): Promise<StreamResult> {
-  const { request, decoder, label } = options;
+  const { request, label } = options;
+  let response: StreamingResponse | undefined;
+  const decoder = options.decoder((event) => {
+    response?.sawOutput();
+    options.onEvent(event);
+  });
   let terminal = false;
   const finish = (stop: StopReason): StreamResult => {
     const usage = { ...emptyUsage(), ...decoder.usage() };
@@ -208,16 +239,21 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
     return { message, stop, usage };
   };
   try {
-    const response = await postStream({
+    response = await postStream({
       label,
       url: options.url,
       headers: options.headers,
       body: options.body,
       signal: request.signal,
       stallTimeoutMs: options.stallTimeoutMs,
-      retryDelaysMs: options.retryDelaysMs,
+      keepaliveTimeoutMs: options.keepaliveTimeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      retry: options.retry,
+      connectHint: options.connectHint,
+      onRetry: (notice) => options.onEvent({ type: "retry", ...notice }),
     });
-    for await (const event of parseSse(response.body)) {
+    for await (const event of parseSse(response.body, { label })) {
+      response.sawEvent();
       if (request.signal.aborted) break;
       if (decoder.handle(event)) {
         terminal = true;

@@ -3,9 +3,13 @@
  * dispatched event: `event:` names it (default "message"), `data:` lines are
  * joined with "\n", `:` lines are comments, a blank line dispatches, one
  * leading space after the colon is stripped, and CRLF, CR and LF all end a
- * line. A line longer than the cap (10 MiB) raises ProviderError "malformed".
- * Errors of the underlying stream propagate unchanged; an event left
- * undispatched when the stream ends is discarded, as the SSE standard says.
+ * line. Bounds (docs/providers.md "Stream limits"): a line longer than 10 Mi
+ * characters raises ProviderError "malformed"; an event whose data (its data
+ * lines joined) exceeds 16 Mi characters raises ProviderError "too_large",
+ * before it is assembled. Comment lines and other fields are read and
+ * dropped, so they never accumulate. Errors of the underlying stream
+ * propagate unchanged; an event left undispatched when the stream ends is
+ * discarded, as the SSE standard says.
  */
 import { ProviderError } from "./types.ts";
 
@@ -15,17 +19,39 @@ export interface SseEvent {
 }
 
 export const SSE_MAX_LINE_CHARS = 10 * 1024 * 1024;
+export const SSE_MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 export interface SseOptions {
   /** Longest accepted line, in characters. */
   readonly maxLineChars?: number;
+  /** Largest accepted event data (data lines joined by "\n"), in characters. */
+  readonly maxEventChars?: number;
+  /** Prefix of error messages ("anthropic"). */
+  readonly label?: string;
+}
+
+/** Data lines joined into one piece per this many, so a flood of short lines costs no more than its characters. */
+const LINES_PER_PIECE = 1024;
+
+/** "16 Mi characters", "1000 characters". */
+function charsText(count: number): string {
+  const mi = 1024 * 1024;
+  return count % mi === 0 ? `${count / mi} Mi characters` : `${count} characters`;
 }
 
 /** Accumulates fields of the event being read and yields it on a blank line. */
 class EventBuilder {
   private eventName = "";
+  /** Joined groups of LINES_PER_PIECE data lines, then the lines of the group being filled. */
+  private dataPieces: string[] = [];
   private dataLines: string[] = [];
+  private dataChars = 0;
   private hasData = false;
+
+  constructor(
+    private readonly maxEventChars: number,
+    private readonly prefix: string,
+  ) {}
 
   /** Feeds one line; returns the event when the line dispatches one. */
   line(line: string): SseEvent | undefined {
@@ -37,19 +63,34 @@ class EventBuilder {
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "event") this.eventName = value;
     else if (field === "data") {
+      this.dataChars += value.length + (this.hasData ? 1 : 0);
+      if (this.dataChars > this.maxEventChars) {
+        throw new ProviderError("too_large", `${this.prefix}stream event larger than ${charsText(this.maxEventChars)} (the per-event limit)`);
+      }
       this.dataLines.push(value);
       this.hasData = true;
+      if (this.dataLines.length >= LINES_PER_PIECE) {
+        this.dataPieces.push(this.dataLines.join("\n"));
+        this.dataLines = [];
+      }
     }
     // id, retry and unknown fields carry nothing the providers use.
     return undefined;
   }
 
   private dispatch(): SseEvent | undefined {
-    const ready = this.hasData ? { event: this.eventName || "message", data: this.dataLines.join("\n") } : undefined;
+    const ready = this.hasData ? { event: this.eventName || "message", data: this.data() } : undefined;
     this.eventName = "";
+    this.dataPieces = [];
     this.dataLines = [];
+    this.dataChars = 0;
     this.hasData = false;
     return ready;
+  }
+
+  private data(): string {
+    if (this.dataPieces.length === 0) return this.dataLines.join("\n");
+    return (this.dataLines.length === 0 ? this.dataPieces : [...this.dataPieces, ...this.dataLines]).join("\n");
   }
 }
 
@@ -58,8 +99,9 @@ export async function* parseSse(
   options: SseOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
   const maxLine = options.maxLineChars ?? SSE_MAX_LINE_CHARS;
+  const prefix = options.label ? `${options.label}: ` : "";
   const decoder = new TextDecoder("utf-8");
-  const builder = new EventBuilder();
+  const builder = new EventBuilder(options.maxEventChars ?? SSE_MAX_EVENT_CHARS, prefix);
   const reader = stream.getReader();
   // Pieces of the current, not yet terminated line (kept apart to stay linear).
   let pending: string[] = [];
@@ -68,7 +110,7 @@ export async function* parseSse(
   let skipLeadingLf = false;
 
   const overLimit = (): ProviderError =>
-    new ProviderError("malformed", `stream line longer than ${maxLine} characters`);
+    new ProviderError("malformed", `${prefix}stream line longer than ${charsText(maxLine)}`);
 
   try {
     while (true) {

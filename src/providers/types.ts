@@ -139,14 +139,33 @@ export interface StreamRequest {
   readonly signal: AbortSignal;
 }
 
-/** Incremental events while a response streams. */
+/**
+ * A transient failure before the stream started, about to be retried
+ * (retry.ts). `message` is zot's own one-line notice (no server text):
+ * "anthropic: retrying in 4 s (retry 1 of 5): 429 rate limited"; `error` is
+ * the failure line as it would have ended the run (it may quote the server).
+ */
+export type RetryNotice = {
+  readonly provider: string;
+  /** 1 for the first retry. */
+  readonly attempt: number;
+  readonly max_retries: number;
+  readonly delay_ms: number;
+  /** HTTP status; absent for network failures. */
+  readonly status?: number;
+  readonly error: string;
+  readonly message: string;
+};
+
+/** Incremental events while a response streams (`retry` only before it starts). */
 export type StreamEvent =
   | { readonly type: "text_delta"; readonly delta: string }
   | { readonly type: "thinking_delta"; readonly delta: string }
   | { readonly type: "tool_use_start"; readonly id: string; readonly name: string }
   | { readonly type: "tool_use_args"; readonly id: string; readonly delta: string }
   | { readonly type: "tool_use_end"; readonly id: string }
-  | { readonly type: "usage"; readonly usage: Usage };
+  | { readonly type: "usage"; readonly usage: Usage }
+  | ({ readonly type: "retry" } & RetryNotice);
 
 /** The assembled outcome of one model call. */
 export interface StreamResult {
@@ -169,9 +188,10 @@ export interface ProviderClient {
 export type ProviderErrorKind =
   | "http" // non-2xx status from the provider
   | "network" // connection failed or dropped
-  | "stalled" // no bytes within the stall timeout
+  | "stalled" // no response, no event, or only keepalives for too long (http.ts)
   | "truncated" // stream ended without its terminal event
   | "malformed" // unparseable event
+  | "too_large" // an event or the whole response over its size cap
   | "api" // provider-reported error event inside the stream
   | "config"; // missing key, unknown model, ...
 

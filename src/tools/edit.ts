@@ -136,10 +136,7 @@ async function executeEdit(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
 export function createEditTool(): Tool {
   return {
     name: "edit",
-    description:
-      "Edit an existing file by exact text replacement. Each oldText must match exactly once in the " +
-      "ORIGINAL file (include enough surrounding lines to be unique); edits must not overlap and are applied " +
-      "together, or not at all. Whitespace and indentation must match exactly. Returns a diff of the change.",
+    description: "Edit an existing file via exact-match replacements. Preserves line endings and BOM.",
     schema: {
       type: "object",
       properties: {
@@ -147,12 +144,12 @@ export function createEditTool(): Tool {
         edits: {
           type: "array",
           minItems: 1,
-          description: "Replacements, each matched against the original file content.",
+          description: "Each oldText must match exactly once in the original file.",
           items: {
             type: "object",
             properties: {
-              oldText: { type: "string", description: "Exact text to replace; must occur exactly once." },
-              newText: { type: "string", description: "Replacement text." },
+              oldText: { type: "string" },
+              newText: { type: "string" },
             },
             required: ["oldText", "newText"],
           },

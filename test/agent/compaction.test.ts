@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,9 @@ import { ProviderError, type ContentBlock, type Message } from "../../src/provid
 import { SessionWriter, loadSession } from "../../src/session/index.ts";
 import { TEST_MODEL, TestTools, echoTool, harness } from "./fixtures.ts";
 import { ScriptedClient, fail, hangUntilAbort, reply, text, toolCall, usage, type ScriptStep } from "./scripted-client.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const T = "2025-01-01T00:00:00.000Z";
 

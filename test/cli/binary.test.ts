@@ -1,8 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { runZot, tempDir, zotBinary } from "../support/binary.ts";
 import { behaveExtension, copyFixture, isAlive } from "../support/extensions.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 describe("the compiled binary", () => {
   test("runs alone: copied into an empty directory with PATH=/usr/bin:/bin and no node_modules", async () => {
@@ -72,7 +75,7 @@ describe("zot ext doctor through the binary", () => {
     behaveExtension(root, "zz-clash", ["command=hellopy", "register-builtins"]);
     await Bun.write(join(root, "broken", "extension.json"), '{"name": "broken"}');
     const started = Date.now();
-    const result = await runZot(["ext", "doctor"], { home, timeoutMs: 15_000 });
+    const result = await runZot(["ext", "doctor"], { home, timeoutMs: 15_000, env: { ZOT_EXT_READY_TIMEOUT_MS: "3000" } });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(result.code).toBe(1);
     const out = result.stdout;

@@ -3,11 +3,14 @@
  * install (path and file:// git), list, disable/enable, remove, logs (print
  * and -f), and the exit-2 usage errors.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, cleanEnv, runZot, tempDir, zotBinary } from "../support/binary.ts";
 import { PROCESS_MANIFEST, makeBareRepo, writeExtension } from "../fixtures/ext-install/make.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let base: string;
 let home: string;

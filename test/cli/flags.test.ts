@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { UsageError } from "../../src/common/errors.ts";
-import { FLAGS, mainHelp, parseMainFlags } from "../../src/cli/flags.ts";
+import { FLAGS, checkModes, mainHelp, parseMainFlags } from "../../src/cli/flags.ts";
 
 describe("top-level flags", () => {
   test("order-free flags interleave with prompt words; repeatable flags collect", () => {
@@ -28,6 +28,9 @@ describe("top-level flags", () => {
       [["--model"], "flag --model needs a value"],
       [["-e"], "flag -e needs a value"],
       [["--print=yes"], "flag --print does not take a value"],
+      [["--model", "-p"], 'flag --model needs a value, but the next argument "-p" is a flag (for a value that starts with "-", write --model=-p)'],
+      [["-e", "--json"], 'flag -e needs a value, but the next argument "--json" is a flag (for a value that starts with "-", write --ext=--json)'],
+      [["-pe", "-c"], 'flag -e needs a value, but the next argument "-c" is a flag (for a value that starts with "-", write --ext=-c)'],
     ];
     for (const [argv, message] of cases) {
       let error: unknown;
@@ -39,6 +42,26 @@ describe("top-level flags", () => {
       expect(error).toBeInstanceOf(UsageError);
       expect((error as UsageError).message).toBe(message);
     }
+  });
+
+  test("values that start with a dash are given with =, or attached to a short flag; a lone - is a value", () => {
+    expect(parseMainFlags(["--model=-x", "-e-y", "--cwd", "-"])).toMatchObject({ model: "-x", ext: ["-y"], cwd: "-" });
+  });
+
+  test("at most one mode: -p, --json, --rpc", () => {
+    const modeError = (argv: string[]): string | undefined => {
+      try {
+        checkModes(parseMainFlags(argv));
+        return undefined;
+      } catch (err) {
+        expect(err).toBeInstanceOf(UsageError);
+        return (err as UsageError).message;
+      }
+    };
+    expect(modeError(["-p", "--json"])).toBe("-p/--print and --json cannot be combined: they choose different modes");
+    expect(modeError(["--rpc", "--json"])).toBe("--json and rpc/--rpc cannot be combined: they choose different modes");
+    expect(modeError(["-p", "-p"])).toBeUndefined();
+    expect(modeError(["--json", "--list-models"])).toBeUndefined();
   });
 
   test("help lists every visible flag", () => {

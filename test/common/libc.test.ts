@@ -1,8 +1,11 @@
-import { afterEach, expect, test } from "bun:test";
+import { afterAll, afterEach, expect, test } from "bun:test";
 import { closeSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EWOULDBLOCK, LOCK_EX, LOCK_NB, LOCK_UN, flock } from "../../src/common/libc.ts";
 import { tempDir } from "../support/binary.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const made: string[] = [];
 afterEach(() => {

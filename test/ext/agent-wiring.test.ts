@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { AgentSession } from "../../src/agent/index.ts";
 import { PermissionGate, type Confirmer } from "../../src/agent/permissions.ts";
@@ -8,6 +8,9 @@ import { TEST_MODEL, echoTool, toolResultsOf } from "../agent/fixtures.ts";
 import { ScriptedClient, reply, text, toolCall } from "../agent/scripted-client.ts";
 import { tempDir } from "../support/binary.ts";
 import { bridgedSession, lifecycleExtension, readRecord, startedHost } from "../support/bridge-harness.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const running: ExtensionManager[] = [];
 afterEach(async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { textOutcome } from "../../src/tools/types.ts";
@@ -6,6 +6,9 @@ import { defineTool, echoTool, toolResultsOf } from "../agent/fixtures.ts";
 import { reply, text, toolCall } from "../agent/scripted-client.ts";
 import { tempDir } from "../support/binary.ts";
 import { bridgedSession, lifecycleExtension, readRecord, startedHost } from "../support/bridge-harness.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const running: ExtensionManager[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@
  * installExtension against real temp dirs and real git repositories: copies,
  * shallow clones, validation, and complete rollback on every failure path.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import {
   chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync,
   symlinkSync, writeFileSync,
@@ -13,6 +13,9 @@ import { defaultDirName, installExtension, isGitUrl } from "../../src/ext/instal
 import { tempDir } from "../support/binary.ts";
 import { caughtZotError } from "../support/errors.ts";
 import { PROCESS_MANIFEST, git, makeBareRepo, writeExtension } from "../fixtures/ext-install/make.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let base: string;
 let cwd: string;

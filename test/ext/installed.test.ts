@@ -1,5 +1,5 @@
 /** Scanning both extension scopes and resolving a name (manifest or directory) to one installation. */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type ZotPaths, zotPaths } from "../../src/common/home.ts";
@@ -8,6 +8,9 @@ import { setEnabled } from "../../src/ext/manage.ts";
 import { tempDir } from "../support/binary.ts";
 import { caughtZotError } from "../support/errors.ts";
 import { writeExtension } from "../fixtures/ext-install/make.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let base: string;
 let cwd: string;

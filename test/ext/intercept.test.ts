@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { defineTool, echoTool, type ToolCallLog, toolResultsOf } from "../agent/fixtures.ts";
@@ -7,6 +7,9 @@ import { tempDir } from "../support/binary.ts";
 import { bridgedSession, lifecycleExtension, readRecord, startedHost } from "../support/bridge-harness.ts";
 import { FIXTURES } from "../support/extensions.ts";
 import { textOutcome } from "../../src/tools/types.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const running: ExtensionManager[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
 /** Log path resolution, printing, and following (append, truncation, rotation, abort). */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ZotError } from "../../src/common/errors.ts";
@@ -7,6 +7,9 @@ import { type ZotPaths, zotPaths } from "../../src/common/home.ts";
 import { followLog, printLog, resolveLogTarget } from "../../src/ext/logs.ts";
 import { tempDir } from "../support/binary.ts";
 import { writeExtension } from "../fixtures/ext-install/make.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let base: string;
 let cwd: string;

@@ -1,5 +1,5 @@
 /** enable/disable rewrites (fields, key order, mode kept) and removal of installed extensions. */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ZotError } from "../../src/common/errors.ts";
@@ -7,6 +7,9 @@ import { removeInstalled, removeTree, serialiseOrdered, setEnabled, topLevelKeys
 import { loadManifest } from "../../src/ext/manifest.ts";
 import { tempDir } from "../support/binary.ts";
 import { writeExtension } from "../fixtures/ext-install/make.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let base: string;
 

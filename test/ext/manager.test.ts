@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dispatchCommandResponse, type CommandActionHandler } from "../../src/ext/host.ts";
@@ -7,6 +7,9 @@ import { tempDir } from "../support/binary.ts";
 import {
   behaveExtension, copyExample, copyFixture, quickExtension, hostsShutDownAfterEach, isAlive, logText, waitFor, waitForLog,
 } from "../support/extensions.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const hasJq = Bun.which("jq") !== null;
 const host = hostsShutDownAfterEach();

@@ -1,10 +1,13 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExtensionLoadError } from "../../src/ext/errors.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
 import { tempDir } from "../support/binary.ts";
 import { behaveExtension, hostsShutDownAfterEach, isAlive, logText, waitFor, waitForLog } from "../support/extensions.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const host = hostsShutDownAfterEach();
 

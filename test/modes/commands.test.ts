@@ -5,13 +5,16 @@
  * an unregistered /word goes to the model; missing key, --list-models, bad
  * --reasoning / --max-steps, --no-yolo.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HEADLESS_NO_YOLO_WARNING } from "../../src/agent/permissions.ts";
 import { loadSession } from "../../src/session/index.ts";
 import { copyFixture } from "../support/extensions.ts";
 import { MODES_FIXTURES, createModeEnv, parseJsonLines, requestMessages, requestTexts, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let env: ModeEnv;
 let actions: string;

@@ -5,10 +5,13 @@
  * rewritten by an assistant_message guard, and a blocked tool call reaches
  * the model as an error result.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { cpSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MODES_FIXTURES, createModeEnv, parseJsonLines, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let env: ModeEnv;
 beforeEach(() => {

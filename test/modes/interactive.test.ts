@@ -3,13 +3,14 @@
  * (Bun.Terminal) against the stand-in model server. Every step waits for an
  * output pattern (ANSI stripped) with a timeout; nothing sleeps. Covers a
  * streamed prompt with a tool call ending in the status line (and a
- * pre-filled editor), Ctrl+C aborting a stalled stream, extension commands
+ * pre-filled editor), Ctrl+C aborting a stalled stream, a provider retry
+ * shown and Ctrl+C ending its backoff wait, extension commands
  * (display, insert, open_panel, submit) and notes, the --no-yolo
  * confirmation, /exit restoring the terminal with no extension left, and
  * /reload-ext picking up a renamed command. The key decoder and the editor
  * are also checked directly.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LineEditor } from "../../src/modes/interactive/editor.ts";
@@ -18,6 +19,9 @@ import { loadSession } from "../../src/session/index.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
 import { MODES_FIXTURES, createModeEnv, requestTexts, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 /** termios c_lflag bits (Linux and macOS agree on these two). */
 const ICANON = process.platform === "darwin" ? 0x100 : 0x2;
@@ -170,6 +174,33 @@ describe("interactive mode", () => {
     await run.waitFor("second answer", again);
     await run.waitFor(STATUS_LINE, again);
     expect(requestTexts(env.server.requests[1])).toContain("again");
+
+    run.type("\x04");
+    expect(await run.exitCode()).toBe(0);
+  });
+
+  test("a provider retry is shown as it happens; Ctrl+C during the backoff wait aborts at once", async () => {
+    env.server.enqueue(
+      { type: "http_error", status: 429, message: "slow down", headers: { "retry-after-ms": "30" } },
+      { type: "text", text: "answer after the retry" },
+    );
+    const run = await zot([]);
+    run.type("go\r");
+    await run.waitFor("anthropic: retrying in 30 ms (retry 1 of 5): 429 rate limited");
+    await run.waitFor("answer after the retry");
+    await run.waitFor(STATUS_LINE);
+
+    env.server.enqueue({ type: "http_error", status: 529, message: "busy", headers: { "retry-after": "50" } }, { type: "text", text: "never asked for" });
+    const waiting = run.mark();
+    run.type("again\r");
+    await run.waitFor("anthropic: retrying in 50 s (retry 1 of 5): 529 overloaded", waiting);
+    const before = run.mark();
+    run.type("\x03");
+    // Well before the 50 s wait would end (WAIT_MS is 10 s).
+    await run.waitFor("aborted", before);
+    await run.waitFor(STATUS_LINE, before);
+    expect(env.server.requests).toHaveLength(3);
+    expect(env.server.pending()).toBe(1);
 
     run.type("\x04");
     expect(await run.exitCode()).toBe(0);

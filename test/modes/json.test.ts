@@ -4,10 +4,13 @@
  * `error` line (also when setup fails before the agent runs), and the field
  * shapes match docs/json.md.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createModeEnv, parseJsonLines, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let env: ModeEnv;
 beforeEach(() => {
@@ -39,19 +42,24 @@ test("a tool step streams the documented event sequence and ends with done", asy
     "user_message",
     "turn_start",
     "assistant_start",
+    "usage",
     "assistant_message",
     "tool_call",
-    "usage",
     "turn_end",
     "tool_result",
     "turn_start",
     "assistant_start",
-    "assistant_message",
     "usage",
+    "assistant_message",
     "turn_end",
     "done",
   ]);
   for (const type of ["text_delta", "tool_use_start", "tool_use_args", "tool_use_end"]) expect(types).toContain(type);
+  // Like the original zot, `usage` is the stream's last event: right after the last delta, before the message.
+  const firstUsage = types.indexOf("usage");
+  expect(types.slice(firstUsage - 1, firstUsage + 4)).toEqual(["tool_use_end", "usage", "assistant_message", "tool_call", "turn_end"]);
+  const lastUsage = types.lastIndexOf("usage");
+  expect(types.slice(lastUsage - 1, lastUsage + 4)).toEqual(["text_delta", "usage", "assistant_message", "turn_end", "done"]);
 
   const byType = (type: string) => events.filter((event) => event.type === type);
   expect(byType("user_message")[0]).toMatchObject({ content: [{ type: "text", text: "what is in data.txt?" }] });

@@ -5,12 +5,15 @@
  * `done`, serialised prompts, abort, compact, exit on stdin close after
  * in-flight work, SIGTERM, and extension notes arriving as events.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
 import { MODES_FIXTURES, createModeEnv, requestTexts, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 type Json = Record<string, unknown>;
 
@@ -201,8 +204,8 @@ test("a prompt with a tool call streams JSON-mode events and ends with done", as
   expect(run[0]).toEqual({ type: "response", id: "p1", command: "prompt", success: true, data: { started: true } });
   const streaming = new Set(["text_delta", "tool_use_start", "tool_use_args", "tool_use_end"]);
   expect(types(run.slice(1)).filter((type) => !streaming.has(type))).toEqual([
-    "user_message", "turn_start", "assistant_start", "assistant_message", "tool_call", "usage", "turn_end",
-    "tool_result", "turn_start", "assistant_start", "assistant_message", "usage", "turn_end", "done",
+    "user_message", "turn_start", "assistant_start", "usage", "assistant_message", "tool_call", "turn_end",
+    "tool_result", "turn_start", "assistant_start", "usage", "assistant_message", "turn_end", "done",
   ]);
   expect(run.find(ofType("tool_call"))).toEqual({ type: "tool_call", id: "call_1", name: "read", args: { path: "data.txt" } });
   expect(JSON.stringify(run.find(ofType("tool_result")))).toContain("forty-two");

@@ -6,7 +6,7 @@
  * SIGTERM in the middle of a turn leave a loadable session (and SIGTERM
  * shuts extensions down, exit 143).
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSession } from "../../src/session/index.ts";
@@ -14,6 +14,9 @@ import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
 import type { ScriptedReply } from "../support/model-server.ts";
 import { createModeEnv, requestMessages, requestTexts, type ModeEnv } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let env: ModeEnv;
 beforeEach(() => {
@@ -93,7 +96,7 @@ interface Fault {
 
 const FAULTS: readonly Fault[] = [
   { name: "401", replies: [{ type: "http_error", status: 401, message: "invalid x-api-key" }], stderr: /^zot: anthropic: 401 authentication_error: invalid x-api-key\n$/ },
-  { name: "stalled stream", replies: [{ type: "stall", text: "partial" }], stderr: /^zot: anthropic: stream stalled: no data for 300 ms\n$/ },
+  { name: "stalled stream", replies: [{ type: "stall", text: "partial" }], stderr: /^zot: anthropic: stream stalled: no event for 300 ms\n$/ },
   { name: "dropped connection", replies: [{ type: "drop", text: "partial" }], stderr: /^zot: anthropic: connection dropped mid-stream\b.*\n$/ },
   { name: "malformed SSE", replies: [{ type: "malformed", text: "partial" }], stderr: /^zot: anthropic: unparseable message event\b.*\n$/ },
   { name: "missing terminal event", replies: [{ type: "no_terminal", text: "partial" }], stderr: /^zot: anthropic: stream ended before message_stop\b.*\n$/ },
@@ -112,10 +115,10 @@ describe.each(FAULTS)("provider fault: $name", (fault) => {
   });
 });
 
-test("a 503 is retried silently and the run succeeds", async () => {
-  env.server.enqueue({ type: "http_error", status: 503, message: "overloaded" }, { type: "text", text: "after retry" });
+test("a 503 is retried, announced on stderr, and the run succeeds", async () => {
+  env.server.enqueue({ type: "http_error", status: 503, message: "overloaded", headers: { "retry-after-ms": "20" } }, { type: "text", text: "after retry" });
   const result = await env.run(["-p", "retry me", ...env.providerArgs("openai")]);
-  expect(result.stderr).toBe("");
+  expect(result.stderr).toBe("zot: openai: retrying in 20 ms (retry 1 of 5): 503 service unavailable\n");
   expect(result.code).toBe(0);
   expect(result.stdout).toBe("after retry\n");
   expect(env.server.requests).toHaveLength(2);

@@ -4,12 +4,15 @@
  * both providers really changes files in the temp cwd and sends each tool's
  * result back; an extension tool (py-hello's `weather`) answers mid-turn.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { loadSession } from "../../src/session/index.ts";
 import { copyFixture } from "../support/extensions.ts";
 import { createModeEnv, requestToolNames, toolResultsSent, type ModeEnv, type ProviderKind } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let env: ModeEnv;
 beforeEach(() => {

@@ -6,7 +6,7 @@ import { recorder, rejection, request, testModel, useModelServer, userText } fro
 const server = useModelServer();
 
 const model = testModel();
-const client = () => createClient({ provider: "anthropic", apiKey: "sk-test", baseUrl: server().anthropicBaseUrl, retryDelaysMs: [1, 1] });
+const client = () => createClient({ provider: "anthropic", apiKey: "sk-test", baseUrl: server().anthropicBaseUrl, retry: { baseDelayMs: 1 } });
 
 type WireBody = { model: string; max_tokens: number; thinking?: unknown; system?: unknown; tools?: { cache_control?: unknown }[]; messages: { role: string; content: Record<string, unknown>[] }[] };
 const lastBody = () => server().requests.at(-1)?.body as WireBody;

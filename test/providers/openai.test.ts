@@ -8,7 +8,7 @@ const server = useModelServer();
 const gpt4o = testModel({ provider: "openai", id: "gpt-4o", reasoning: false, priceInput: 2.5, priceOutput: 10, priceCacheRead: 1.25, priceCacheWrite: 0 });
 const gpt5 = testModel({ provider: "openai", id: "gpt-5", reasoning: true, priceInput: 1.25, priceOutput: 10, priceCacheRead: 0.125, priceCacheWrite: 0 });
 const codex = testModel({ provider: "openai", id: "gpt-5-codex", reasoning: true, api: "responses", priceInput: 1.25, priceOutput: 10, priceCacheRead: 0.125, priceCacheWrite: 0 });
-const openai = (baseUrl = server().openaiBaseUrl) => createClient({ provider: "openai", apiKey: "sk-openai", baseUrl, retryDelaysMs: [1, 1] });
+const openai = (baseUrl = server().openaiBaseUrl) => createClient({ provider: "openai", apiKey: "sk-openai", baseUrl, retry: { baseDelayMs: 1 } });
 
 type ChatBody = Record<string, unknown> & { messages: Record<string, unknown>[] };
 const lastBody = <T = ChatBody>() => server().requests.at(-1)?.body as T;

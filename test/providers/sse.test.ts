@@ -14,9 +14,10 @@ function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
-async function collect(chunks: readonly Uint8Array[], maxLineChars?: number): Promise<SseEvent[]> {
+async function collect(chunks: readonly Uint8Array[], maxLineChars?: number, maxEventChars?: number): Promise<SseEvent[]> {
   const out: SseEvent[] = [];
-  for await (const event of parseSse(streamOf(chunks), maxLineChars ? { maxLineChars } : {})) out.push(event);
+  const options = { ...(maxLineChars ? { maxLineChars } : {}), ...(maxEventChars ? { maxEventChars } : {}), label: "test" };
+  for await (const event of parseSse(streamOf(chunks), options)) out.push(event);
   return out;
 }
 
@@ -63,6 +64,29 @@ describe("parseSse", () => {
     expect((err as ProviderError).kind).toBe("malformed");
     // Just under the cap passes.
     expect(await collect([bytes(`data: ${"y".repeat(990)}\n\n`)], 1000)).toEqual([{ event: "message", data: "y".repeat(990) }]);
+  });
+
+  test("an event whose data lines together pass the event cap is too_large; up to the cap passes", async () => {
+    // Three lines of 300 joined by two newlines: 902 characters.
+    const event = `data: ${"a".repeat(300)}\ndata: ${"b".repeat(300)}\ndata: ${"c".repeat(300)}\n\n`;
+    const err = await rejection(collect([bytes(event)], 1000, 901));
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).kind).toBe("too_large");
+    expect((err as ProviderError).message).toBe("test: stream event larger than 901 characters (the per-event limit)");
+    const [passed] = await collect([bytes(event)], 1000, 902);
+    expect(passed?.data.length).toBe(902);
+    // The cap is per event: many events under it pass.
+    expect(await collect([bytes(event.repeat(5))], 1000, 902)).toHaveLength(5);
+    // Comments and other fields never count.
+    expect(await collect([bytes(`: ${"k".repeat(800)}\nid: ${"i".repeat(800)}\ndata: x\n\n`)], 1000, 10)).toEqual([{ event: "message", data: "x" }]);
+  });
+
+  test("thousands of data lines in one event join exactly as few do", async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 ? "" : `line ${i}`));
+    const text = `${lines.map((line) => `data: ${line}`).join("\n")}\n\n`;
+    expect(await collect([bytes(text)])).toEqual([{ event: "message", data: lines.join("\n") }]);
+    const exactly = Array.from({ length: 2048 }, (_, i) => String(i));
+    expect(await collect([bytes(`${exactly.map((line) => `data:${line}\n`).join("")}\n`)])).toEqual([{ event: "message", data: exactly.join("\n") }]);
   });
 
   test("property: any chunking of the byte stream yields the same events", async () => {

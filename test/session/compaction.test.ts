@@ -1,8 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync } from "node:fs";
 import type { Message } from "../../src/providers/types.ts";
 import { loadSession, SessionError, SessionWriter } from "../../src/session/index.ts";
 import { assistantCalls, newWriter, tempHome, toolResults, userText } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 function summary(text: string): Message {
   return { role: "user", content: [{ type: "text", text: `## Context Summary (compacted)\n\n${text}` }], time: "t", meta: { compaction: "true", tokens_before: "1234" } };

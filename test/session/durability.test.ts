@@ -4,11 +4,14 @@
  * SIGKILLs it mid-stream. Every reported message must load, at most one line
  * (the one being written) may be lost, and appending afterwards must work.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadSession, SessionWriter, sessionDirForCwd } from "../../src/session/index.ts";
 import { tempHome, userText } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const writerModule = resolve(import.meta.dir, "../../src/session/index.ts");
 

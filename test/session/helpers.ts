@@ -1,19 +1,12 @@
 /**
  * Test helpers for the session store: a throwaway ZOT_HOME-like directory per
- * test (removed afterwards) and small message builders. Paths are passed
+ * test (removed by removeTempDirs, support/temp.ts) and small message builders. Paths are passed
  * explicitly; process.env is never touched.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "bun:test";
+import { tempDir } from "../support/temp.ts";
 import type { ContentBlock, Message, Role } from "../../src/providers/types.ts";
 import { SessionWriter, type NewSessionOptions } from "../../src/session/index.ts";
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 export interface TempHome {
   readonly home: string;
@@ -22,8 +15,7 @@ export interface TempHome {
 }
 
 export function tempHome(): TempHome {
-  const home = mkdtempSync(join(tmpdir(), "zot-session-test-"));
-  made.push(home);
+  const home = tempDir("zot-session-test-");
   return { home, sessionsRoot: join(home, "sessions"), cwd: join(home, "project") };
 }
 

@@ -1,8 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import type { Message, ToolResultBlock } from "../../src/providers/types.ts";
 import { ABORTED_TOOL_RESULT_TEXT, loadSession, SessionWriter } from "../../src/session/index.ts";
 import { assistantCalls, message, newWriter, tempHome, toolResults, userText } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const stub = (id: string): ToolResultBlock => ({
   type: "tool_result",

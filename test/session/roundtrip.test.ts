@@ -1,10 +1,13 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Message, Usage } from "../../src/providers/types.ts";
 import { loadSession, SessionError, SessionWriter, sessionDirForCwd } from "../../src/session/index.ts";
 import { message, newWriter, tempHome, userText } from "./helpers.ts";
+import { removeTempDirs } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const allBlocks: Message[] = [
   message("user", { type: "text", text: "look at this\nmulti-line ✓" }, { type: "image", mime_type: "image/png", data: "iVBORw0KGgo=" }),

@@ -2,22 +2,17 @@
  * Test helpers for skills: throwaway directories, SKILL.md writers and a
  * layout (project cwd, $ZOT_HOME, user home) that never touches the real ~.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tempDir as sharedTempDir } from "../support/temp.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ToolContext, ToolOutcome } from "../../src/tools/types.ts";
 
-const made: string[] = [];
-
+/** A fresh directory (canonical path) removed by cleanupTempDirs(). */
 export function tempDir(prefix = "zot-skills-"): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
+  return sharedTempDir(prefix);
 }
 
-export function cleanupTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export { removeTempDirs as cleanupTempDirs } from "../support/temp.ts";
 
 export function writeFile(path: string, text: string): string {
   mkdirSync(dirname(path), { recursive: true });

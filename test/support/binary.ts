@@ -4,9 +4,9 @@
  * isolated environment (own ZOT_HOME, no inherited API keys) with a hard
  * timeout so a hanging binary fails the test instead of the suite.
  */
-import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "./temp.ts";
 
 export const REPO_ROOT = join(import.meta.dir, "..", "..");
 const BINARY = process.env.ZOT_TEST_BINARY ?? join(REPO_ROOT, "dist", "zot");
@@ -40,9 +40,7 @@ export function zotBinary(): Promise<string> {
   return building;
 }
 
-export function tempDir(prefix = "zot-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { removeTempDirs, tempDir } from "./temp.ts";
 
 export interface RunResult {
   readonly code: number | null;

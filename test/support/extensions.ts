@@ -122,14 +122,7 @@ export function hostsShutDownAfterEach(): (explicit: readonly string[], options?
   };
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isAlive } from "./processes.ts";
 
 export async function waitFor(predicate: () => boolean, timeoutMs = 3_000): Promise<boolean> {
   const until = Date.now() + timeoutMs;

@@ -6,10 +6,13 @@
  *   POST [/v1]/chat/completions            OpenAI Chat Completions SSE
  *   POST [/v1]/responses                   OpenAI Responses SSE
  * Each request takes the next reply from a FIFO queue filled by `enqueue`
- * (text, tool calls, thinking, HTTP errors and stream faults: stall, drop,
- * malformed data, missing terminal event, in-stream error). An empty queue
- * answers 500 in the provider's error format. Every request is recorded
- * (path, headers, parsed JSON body) in `requests`.
+ * (text, tool calls, thinking, HTTP errors with headers such as Retry-After,
+ * and stream faults: stall, drop, malformed data, missing terminal event,
+ * in-stream error, keepalives only, an oversized event, an endless
+ * response). Any streamed reply may open with a stretch of keepalives
+ * (`keepalive`). An empty queue answers 500 in the provider's error format.
+ * Every request is recorded (path, headers, parsed JSON body) in `requests`.
+ * (resetting-proxy.ts fronts a server and resets the first N requests.)
  */
 
 export interface ScriptUsage {
@@ -27,10 +30,15 @@ export interface ScriptToolCall {
   readonly arguments: string | Readonly<Record<string, unknown>>;
 }
 
+/** `comment`: a `: ping` line; `event`: the dialect's keepalive event (Anthropic `ping`, an empty chat chunk, `response.in_progress`). */
+export type KeepaliveKind = "comment" | "event";
+
 interface Streamed {
   readonly usage?: ScriptUsage;
   /** Pause between SSE frames, in ms (default 0). */
   readonly delayMs?: number;
+  /** After the first frame: keepalives for `forMs`, one every `everyMs` (default 20), then the rest of the reply. */
+  readonly keepalive?: { readonly kind: KeepaliveKind; readonly forMs: number; readonly everyMs?: number };
 }
 
 export type ScriptedReply =
@@ -45,7 +53,15 @@ export type ScriptedReply =
       readonly text: string;
       readonly calls?: readonly ScriptToolCall[];
     })
-  | { readonly type: "http_error"; readonly status: number; readonly message?: string; readonly errorType?: string; readonly rawBody?: string }
+  | {
+      readonly type: "http_error";
+      readonly status: number;
+      readonly message?: string;
+      readonly errorType?: string;
+      readonly rawBody?: string;
+      /** Extra response headers (`retry-after`, `retry-after-ms`, `x-should-retry`). */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
   /** Sends headers and the first frames, then nothing until the client gives up. */
   | (Streamed & { readonly type: "stall"; readonly text?: string })
   /** Sends the first frames, then resets the connection. */
@@ -55,7 +71,13 @@ export type ScriptedReply =
   /** A complete stream minus its terminal event, closed cleanly. */
   | (Streamed & { readonly type: "no_terminal"; readonly text?: string })
   /** The provider's in-stream error event after the first frame. */
-  | { readonly type: "stream_error"; readonly errorType?: string; readonly message: string };
+  | { readonly type: "stream_error"; readonly errorType?: string; readonly message: string }
+  /** The first frame, then keepalives (one every `everyMs`, default 20) until the client goes away. */
+  | { readonly type: "keepalive_only"; readonly kind: KeepaliveKind; readonly everyMs?: number }
+  /** The first frame, then one event whose data lines (`lineChars` each, default 4 MiB) total `chars` characters. */
+  | { readonly type: "oversized_event"; readonly chars: number; readonly lineChars?: number }
+  /** A text response that never ends: text deltas of `chunkChars` (default 16 KiB) until the client goes away. */
+  | { readonly type: "endless"; readonly chunkChars?: number };
 
 export type Dialect = "anthropic" | "openai-chat" | "openai-responses";
 
@@ -314,14 +336,47 @@ function dialectOf(path: string): Dialect | undefined {
 
 const encoder = new TextEncoder();
 
-/** Streams frames with the reply's pacing, then ends as the fault says. */
-function sseResponse(frames: readonly string[], ending: "close" | "stall" | "drop", delayMs: number, signal: AbortSignal): Response {
+function keepaliveFrame(dialect: Dialect, kind: KeepaliveKind): string {
+  if (kind === "comment") return ": ping\n\n";
+  if (dialect === "anthropic") return frame({ type: "ping" }, "ping");
+  if (dialect === "openai-chat") return frame({ id: "chatcmpl-stand-in", object: "chat.completion.chunk", created: 1, choices: [{ index: 0, delta: {}, finish_reason: null }] });
+  return frame({ type: "response.in_progress", response: { id: "resp_stand_in", status: "in_progress" } }, "response.in_progress");
+}
+
+/** A pull-driven SSE body: `next` gives the following piece (undefined ends the body), paced by the reader. */
+function pulledResponse(next: () => Promise<string | undefined>, signal: AbortSignal): Response {
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const piece = signal.aborted ? undefined : await next();
+      if (piece === undefined || signal.aborted) controller.close();
+      else controller.enqueue(encoder.encode(piece));
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+}
+
+interface Pacing {
+  readonly delayMs: number;
+  readonly keepalive?: Streamed["keepalive"];
+  readonly dialect: Dialect;
+}
+
+/** Streams frames with the reply's pacing (and opening keepalives), then ends as the fault says. */
+function sseResponse(frames: readonly string[], ending: "close" | "stall" | "drop", pacing: Pacing, signal: AbortSignal): Response {
+  const { delayMs, keepalive } = pacing;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      for (const text of frames) {
+      for (const [index, text] of frames.entries()) {
         if (signal.aborted) return;
         controller.enqueue(encoder.encode(text));
         if (delayMs > 0) await Bun.sleep(delayMs);
+        if (index === 0 && keepalive !== undefined) {
+          const until = performance.now() + keepalive.forMs;
+          while (performance.now() < until && !signal.aborted) {
+            controller.enqueue(encoder.encode(keepaliveFrame(pacing.dialect, keepalive.kind)));
+            await Bun.sleep(keepalive.everyMs ?? 20);
+          }
+        }
       }
       if (ending === "close") controller.close();
       else if (ending === "drop") {
@@ -335,31 +390,71 @@ function sseResponse(frames: readonly string[], ending: "close" | "stall" | "dro
   return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
 }
 
+const ENDLESS_MARK = "ENDLESS-MARK";
+
+function endlessResponse(dialect: Dialect, chunkChars: number, model: string, signal: AbortSignal): Response {
+  const frames = framesFor(dialect, turnOf({ type: "text", text: ENDLESS_MARK, chunks: 1 }), model);
+  const at = frames.findIndex((text) => text.includes(ENDLESS_MARK));
+  const opening = frames.slice(0, at);
+  const delta = (frames[at] ?? "").replace(ENDLESS_MARK, "y".repeat(chunkChars));
+  return pulledResponse(async () => opening.shift() ?? delta, signal);
+}
+
+function keepaliveOnlyResponse(dialect: Dialect, kind: KeepaliveKind, everyMs: number, model: string, signal: AbortSignal): Response {
+  let first: string | undefined = framesFor(dialect, turnOf({ type: "text", text: "x" }), model)[0];
+  return pulledResponse(async () => {
+    if (first !== undefined) {
+      const opening = first;
+      first = undefined;
+      return opening;
+    }
+    await Bun.sleep(everyMs);
+    return keepaliveFrame(dialect, kind);
+  }, signal);
+}
+
+function oversizedEventResponse(dialect: Dialect, chars: number, lineChars: number, model: string, signal: AbortSignal): Response {
+  const pieces = [framesFor(dialect, turnOf({ type: "text", text: "x" }), model)[0] ?? ""];
+  for (let left = chars; left > 0; left -= lineChars) pieces.push(`data: ${"z".repeat(Math.min(left, lineChars))}\n`);
+  pieces.push("\n");
+  return pulledResponse(async () => pieces.shift(), signal);
+}
+
 function answer(dialect: Dialect, reply: ScriptedReply, model: string, signal: AbortSignal): Response {
-  const delayMs = "delayMs" in reply ? (reply.delayMs ?? 0) : 0;
+  const pacing: Pacing = {
+    dialect,
+    delayMs: "delayMs" in reply ? (reply.delayMs ?? 0) : 0,
+    ...("keepalive" in reply && reply.keepalive ? { keepalive: reply.keepalive } : {}),
+  };
   switch (reply.type) {
     case "http_error":
       return new Response(reply.rawBody ?? errorBody(dialect, reply.status, reply.message ?? `stand-in ${reply.status}`, reply.errorType), {
         status: reply.status,
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", ...reply.headers },
       });
     case "stream_error": {
       const first = framesFor(dialect, turnOf({ type: "text", text: "x" }), model).slice(0, 1);
-      return sseResponse([...first, streamErrorFrame(dialect, reply.errorType ?? "overloaded_error", reply.message)], "close", 0, signal);
+      return sseResponse([...first, streamErrorFrame(dialect, reply.errorType ?? "overloaded_error", reply.message)], "close", { dialect, delayMs: 0 }, signal);
     }
+    case "keepalive_only":
+      return keepaliveOnlyResponse(dialect, reply.kind, reply.everyMs ?? 20, model, signal);
+    case "oversized_event":
+      return oversizedEventResponse(dialect, reply.chars, reply.lineChars ?? 4 * 1024 * 1024, model, signal);
+    case "endless":
+      return endlessResponse(dialect, reply.chunkChars ?? 16 * 1024, model, signal);
     case "stall":
     case "drop":
     case "no_terminal": {
       const frames = framesFor(dialect, turnOf(reply), model).slice(0, -1);
-      return sseResponse(frames, reply.type === "no_terminal" ? "close" : reply.type, delayMs, signal);
+      return sseResponse(frames, reply.type === "no_terminal" ? "close" : reply.type, pacing, signal);
     }
     case "malformed": {
       const frames = framesFor(dialect, turnOf(reply), model);
       const at = Math.min(2, frames.length - 1);
-      return sseResponse([...frames.slice(0, at), MALFORMED_FRAME, ...frames.slice(at)], "close", delayMs, signal);
+      return sseResponse([...frames.slice(0, at), MALFORMED_FRAME, ...frames.slice(at)], "close", pacing, signal);
     }
     default:
-      return sseResponse(framesFor(dialect, turnOf(reply), model), "close", delayMs, signal);
+      return sseResponse(framesFor(dialect, turnOf(reply), model), "close", pacing, signal);
   }
 }
 

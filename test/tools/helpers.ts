@@ -2,23 +2,16 @@
  * Test helpers for the tools area: throwaway directories and a ToolContext
  * whose progress output is recorded.
  */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tempDir as sharedTempDir } from "../support/temp.ts";
 import { join } from "node:path";
 import type { ToolContext, ToolOutcome } from "../../src/tools/types.ts";
 
-const made: string[] = [];
-
 /** A fresh directory (canonical path) removed by cleanupTempDirs(). */
 export function tempDir(prefix = "zot-tools-"): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
+  return sharedTempDir(prefix);
 }
 
-export function cleanupTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export { removeTempDirs as cleanupTempDirs } from "../support/temp.ts";
 
 export interface RecordingContext extends ToolContext {
   readonly progress: string[];

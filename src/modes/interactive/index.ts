@@ -4,7 +4,10 @@
  * session; new by default, --continue / --resume / --session) with the
  * interactive additions (interactive tools, the --no-yolo confirmation, the
  * extension UI), then hands the terminal to the app until the user leaves.
- * A positional prompt pre-fills the editor; it is not sent.
+ * Extensions start in the background: the editor takes input at once, their
+ * tools and commands join as each becomes ready, and load problems (an
+ * extension that never spoke included, once the startup bound passed) show
+ * in the transcript. A positional prompt pre-fills the editor; it is not sent.
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,
@@ -29,7 +32,8 @@ import { Screen } from "./screen.ts";
 import { colorEnabled, createStyle } from "./style.ts";
 import { openTerminal } from "./terminal.ts";
 import { Transcript } from "./transcript.ts";
-import { SIGNAL_EXIT_CODES, watchSignals, writeStderrSync } from "../signals.ts";
+import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
+import { queueStderr } from "../../common/stderr.ts";
 
 export async function runInteractive(flags: MainFlags): Promise<number> {
   const options = parseHeadlessOptions(flags);
@@ -52,7 +56,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     },
   });
   // Warnings go to stderr while setting up, into the transcript afterwards.
-  let warn = (text: string): void => writeStderrSync(text);
+  let warn = (text: string): void => queueStderr(text);
   const onEvent = (event: AgentEvent): void => transcript.event(event);
   let code = 0;
   let failure: unknown;
@@ -103,10 +107,10 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   }
   screen.stop();
   io.restore();
-  await cleanup.run((err) => writeStderrSync(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
   if (signalCode !== undefined) {
-    if (app === undefined) writeStderrSync("zot: interrupted\n");
+    if (app === undefined) queueStderr("zot: interrupted\n");
     return signalCode;
   }
   if (failure !== undefined) throw failure;

@@ -7,8 +7,12 @@
  * The live view must give lines that fit width-1 columns (longer ones are
  * cut) and is shown from its bottom when taller than the terminal. Before
  * start() (during setup) and after stop(), print() writes plain lines and
- * nothing is redrawn.
+ * nothing is redrawn. Printed text and every live line pass the terminal
+ * sanitizer (common/terminal-text.ts) first: only SGR colours and "\n"/"\t"
+ * survive, so no model or extension text can move the cursor, set the title
+ * or write the clipboard; the Screen adds its own cursor movements after.
  */
+import { sanitizeTerminalText } from "../../common/terminal-text.ts";
 import type { TerminalIO } from "./terminal.ts";
 
 export interface LiveView {
@@ -65,7 +69,7 @@ export class Screen {
 
   /** Writes text (one or more lines) above the live region. */
   print(text: string): void {
-    const body = fitWidth(text.replace(/\n$/, ""), this.width).join("\r\n");
+    const body = fitWidth(sanitizeTerminalText(text).replace(/\n$/, ""), this.width).join("\r\n");
     if (!this.#live) {
       this.#io.write(`${body}\r\n`);
       return;
@@ -106,7 +110,11 @@ export class Screen {
   #draw(): string {
     const view = this.#view();
     const maxCols = Math.max(1, this.width - 1);
-    let lines = view.lines.map((line) => (Bun.stringWidth(line) > maxCols ? Bun.sliceAnsi(line, 0, maxCols) : line));
+    let lines = view.lines.map((raw) => {
+      // One row each: a newline or tab inside a live line would break the row accounting.
+      const line = sanitizeTerminalText(raw).replace(/[\n\t]/g, " ");
+      return Bun.stringWidth(line) > maxCols ? Bun.sliceAnsi(line, 0, maxCols) : line;
+    });
     let cursorRow = view.cursorRow;
     const maxRows = Math.max(1, this.height - 1);
     if (lines.length > maxRows) {

@@ -6,11 +6,16 @@
  * message) is dropped, the partial text of an aborted stream is printed
  * plainly. Each tool call is one dim line `● name  preview`; its result is a
  * short summary (first lines, the bash `[exit N]` line), red when it failed.
+ * A provider retry is a yellow `retrying in 4 s (retry 1 of 5): 429 rate limited` line.
  * Outcomes, notes and the status line are printed by the app through the
- * helpers here. Everything goes through the Screen.
+ * helpers here. Everything goes through the Screen (which sanitizes what it
+ * writes); the streamed deltas are sanitized on arrival by a streaming
+ * sanitizer, so an escape sequence split across two deltas is still removed
+ * whole and the collected text never holds half of one.
  */
 import type { AgentEvent } from "../../agent/events.ts";
 import { toolPreview } from "../../agent/permissions.ts";
+import { TerminalTextSanitizer, sanitizeTerminalText } from "../../common/terminal-text.ts";
 import type { Usage } from "../../providers/types.ts";
 import { fitWidth, type Screen } from "./screen.ts";
 import type { Style } from "./style.ts";
@@ -45,6 +50,7 @@ export class Transcript {
   readonly #screen: Screen;
   readonly #style: Style;
   #stream = "";
+  readonly #streamSanitizer = new TerminalTextSanitizer();
 
   constructor(screen: Screen, style: Style) {
     this.#screen = screen;
@@ -55,9 +61,10 @@ export class Transcript {
     switch (event.type) {
       case "assistant_start":
         this.#stream = "";
+        this.#streamSanitizer.reset();
         return;
       case "text_delta":
-        this.#stream += event.delta;
+        this.#stream += this.#streamSanitizer.push(event.delta);
         this.#screen.refresh();
         return;
       case "assistant_message": {
@@ -72,6 +79,9 @@ export class Transcript {
         return;
       case "tool_result":
         this.#toolResult(event);
+        return;
+      case "retry":
+        this.warn(event.message);
         return;
       case "turn_end":
         if (event.stop === "aborted" && this.#stream.trim() !== "") this.#screen.print(this.#stream);
@@ -91,7 +101,9 @@ export class Transcript {
 
   markdown(text: string): void {
     const width = this.#screen.width;
-    const rendered = Bun.markdown.ansi(text, { colors: this.#style.color, columns: Math.max(20, width - 1) });
+    // The renderer drops a bare ESC but prints the rest of a sequence ("[2J") as text: remove sequences first.
+    const source = Bun.stripANSI(sanitizeTerminalText(text));
+    const rendered = Bun.markdown.ansi(source, { colors: this.#style.color, columns: Math.max(20, width - 1) });
     this.#screen.print(rendered.replace(/\n+$/, ""));
   }
 

@@ -4,7 +4,8 @@
  * protocol error value, and the builders of the server's outgoing lines
  * (responses and the RPC-only events). Pure: no I/O.
  *
- * Parsing rules: a line that is not JSON is an error with an empty command;
+ * Parsing rules: a line that is not JSON, or is nested deeper than
+ * MAX_JSON_DEPTH (256), is an error with an empty command;
  * a JSON value that is not an object, or has no string `type`, is an
  * `unknown command` error with the type it had (or ""); a known type whose
  * fields fail its schema is an error naming the field. `id` (string or
@@ -16,6 +17,7 @@
  */
 import * as v from "valibot";
 import { goJsonStringify } from "../../agent/events.ts";
+import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../../common/json.ts";
 import { describeProblem, firstProblem } from "../../common/validation.ts";
 
 export const RPC_PROTOCOL_VERSION = 1;
@@ -94,13 +96,11 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
 }
 
 export function parseCommandLine(line: string): ParsedLine {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (err) {
-    const detail = err instanceof Error ? err.message : "invalid JSON";
-    return { kind: "invalid", problem: "malformed", command: "", id: undefined, error: `malformed JSON: ${detail}` };
+  const json = parseJson(line, MAX_JSON_DEPTH);
+  if (!json.ok) {
+    return { kind: "invalid", problem: "malformed", command: "", id: undefined, error: `malformed JSON: ${describeJsonProblem(json.problem)}` };
   }
+  const value = json.value;
   if (!isRecord(value)) {
     return { kind: "invalid", problem: "malformed", command: "", id: undefined, error: "malformed command: expected a JSON object" };
   }

@@ -10,10 +10,10 @@
  *   cleanup (extensions shut down), exit 0;
  * - `hello` with a wrong token: error response, in-flight work aborted,
  *   cleanup, exit 1;
- * - SIGINT / SIGTERM: the running operation is aborted (queued ones answer
- *   with an error and do nothing), cleanup, `zot: interrupted` on stderr,
- *   exit 130 / 143; a second signal exits at once (the extension host's exit
- *   hook still kills its process groups).
+ * - SIGINT / SIGHUP / SIGTERM: the running operation is aborted (queued
+ *   ones answer with an error and do nothing), cleanup, `zot: interrupted` on
+ *   stderr, exit 130 / 129 / 143; a second signal exits at once (the
+ *   process-tree exit hook still ends every descendant).
  *
  * The agent's own terminal events (done / error) are not forwarded: the
  * command handlers write the RPC terminal events from the outcome.
@@ -34,7 +34,8 @@ import { OperationQueue } from "./operation-queue.ts";
 import { RpcOutput } from "./output.ts";
 import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
 import { rpcExtensionUI } from "./ui.ts";
-import { SIGNAL_EXIT_CODES, watchSignals, writeStderrSync } from "../signals.ts";
+import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
+import { queueStderr } from "../../common/stderr.ts";
 
 /** Print mode's options with no session; session flags and a positional prompt are ignored with a warning. */
 function rpcOptions(flags: MainFlags): HeadlessOptions {
@@ -43,9 +44,9 @@ function rpcOptions(flags: MainFlags): HeadlessOptions {
     flags.continue ? "--continue" : undefined,
     flags.resume ? "--resume" : undefined,
   ].filter((name): name is string => name !== undefined);
-  if (ignored.length > 0) writeStderrSync(`zot: warning: rpc mode keeps no session; ${ignored.join(", ")} ignored\n`);
-  if (flags.prompt.trim() !== "") writeStderrSync("zot: warning: rpc mode reads its prompts from stdin; the command-line prompt is ignored\n");
-  if (flags.noYolo) writeStderrSync(HEADLESS_NO_YOLO_WARNING);
+  if (ignored.length > 0) queueStderr(`zot: warning: rpc mode keeps no session; ${ignored.join(", ")} ignored\n`);
+  if (flags.prompt.trim() !== "") queueStderr("zot: warning: rpc mode reads its prompts from stdin; the command-line prompt is ignored\n");
+  if (flags.noYolo) queueStderr(HEADLESS_NO_YOLO_WARNING);
   return {
     reasoning: parseReasoning(flags.reasoning),
     maxSteps: parseMaxSteps(flags.maxSteps),
@@ -101,7 +102,7 @@ async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promi
 
 export async function runRpc(flags: MainFlags): Promise<number> {
   const output = new RpcOutput();
-  const queue = new OperationQueue((err) => writeStderrSync(`zot: warning: rpc: ${errorMessage(err)}\n`));
+  const queue = new OperationQueue((err) => queueStderr(`zot: warning: rpc: ${errorMessage(err)}\n`));
   const signals = watchSignals({ onSignal: () => queue.shutdown() });
   const cleanup = new Cleanup();
   let failure: unknown;
@@ -112,7 +113,7 @@ export async function runRpc(flags: MainFlags): Promise<number> {
       if (event.type !== "done" && event.type !== "error") output.agentEvent(event);
     };
     const runtime = await setupHeadless(
-      { flags, options, onEvent: forward, warn: writeStderrSync, signal: signals.signal, extensionUI: rpcExtensionUI(output, writeStderrSync) },
+      { flags, options, onEvent: forward, warn: queueStderr, signal: signals.signal, extensionUI: rpcExtensionUI(output, queueStderr) },
       cleanup,
     );
     let catalog: Promise<Catalog> | undefined;
@@ -125,12 +126,12 @@ export async function runRpc(flags: MainFlags): Promise<number> {
   } catch (err) {
     failure = err;
   }
-  await cleanup.run((err) => writeStderrSync(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   await output.flush();
   signals.stop();
   const interrupted = signals.received();
   if (interrupted !== undefined) {
-    writeStderrSync("zot: interrupted\n");
+    queueStderr("zot: interrupted\n");
     return SIGNAL_EXIT_CODES[interrupted];
   }
   if (failure !== undefined) throw failure;
