@@ -290,12 +290,7 @@ export class LogFile {
     while (offset < data.length) {
       const fd = this.fd ?? (this.fd = this.openSync());
       const mine = fstatSync(fd);
-      let atPath: Stats | undefined;
-      try {
-        atPath = statSync(this.path);
-      } catch {
-        atPath = undefined;
-      }
+      const atPath = statOrUndefined(this.path);
       if (!this.stillAtPath(mine, atPath)) {
         this.fd = undefined;
         closeSync(fd);
@@ -315,12 +310,7 @@ export class LogFile {
 
   private rotateSync(fd: number): void {
     const mine = fstatSync(fd);
-    let atPath: Stats | undefined;
-    try {
-      atPath = statSync(this.path);
-    } catch {
-      atPath = undefined;
-    }
+    const atPath = statOrUndefined(this.path);
     if (atPath && atPath.ino === mine.ino && atPath.dev === mine.dev) {
       try {
         renameSync(this.path, rotatedLogPath(this.path));
@@ -376,4 +366,13 @@ export function flushAllLogsSync(): void {
     }
   }
   for (const file of files.values()) file.flushSync();
+}
+
+/** stat(2) of a path, or undefined when it does not exist (or cannot be read). */
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }

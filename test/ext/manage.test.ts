@@ -2,12 +2,13 @@
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ZotError } from "../../src/common/errors.ts";
 import { removeInstalled, removeTree, serialiseOrdered, setEnabled, topLevelKeys } from "../../src/ext/manage.ts";
 import { loadManifest } from "../../src/ext/manifest.ts";
 import { tempDir } from "../support/binary.ts";
 import { writeExtension } from "../fixtures/ext-install/make.ts";
 import { removeTempDirs } from "../support/temp.ts";
+import { caughtZotError } from "../support/errors.ts";
+import { ZotError } from "../../src/common/errors.ts";
 
 afterAll(removeTempDirs);
 
@@ -19,15 +20,6 @@ beforeEach(() => {
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-async function caughtError(promise: Promise<unknown>): Promise<ZotError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ZotError) return err;
-    throw err;
-  }
-  throw new Error("expected a ZotError");
-}
 
 function manifestText(dir: string): string {
   return readFileSync(join(dir, "extension.json"), "utf8");
@@ -69,14 +61,14 @@ describe("setEnabled", () => {
     const dir = join(base, "installed", "todo");
     mkdirSync(dir, { recursive: true });
     symlinkSync(join(outside, "extension.json"), join(dir, "extension.json"));
-    const linked = await caughtError(setEnabled(dir, false));
+    const linked = await caughtZotError(setEnabled(dir, false));
     expect(linked.code).toBe("ext.manifest_symlink");
     expect(linked.message).toBe(
       `${join(dir, "extension.json")} is a symlink (-> ${join(outside, "extension.json")}); zot does not write through symlinks: ` +
         `set "enabled" in ${join(dir, "extension.json")} by hand`,
     );
     symlinkSync(outside, join(base, "installed", "linked-dir"));
-    const linkedDir = await caughtError(setEnabled(join(base, "installed", "linked-dir"), false));
+    const linkedDir = await caughtZotError(setEnabled(join(base, "installed", "linked-dir"), false));
     expect(linkedDir.message).toStartWith(`the extension directory ${join(base, "installed", "linked-dir")} is a symlink (-> ${outside})`);
     expect(manifestText(outside)).toBe('{"name":"todo","exec":"./todo"}');
   });
