@@ -3,13 +3,18 @@
  * `ready` (or auto-ready after an idle window), correlated requests (through
  * per-extension flow control with deadlines from dispatch: request.ts,
  * request-flow.ts), and teardown. Inbound frames are decoded by frames.ts;
- * invalid ones are logged and dropped while the extension keeps running.
- * Anything that is not a handshake frame or a correlated reply goes to the
- * owner via `onFrame`. When the extension exits, breaks its pipe, overflows
- * its queue or sends an oversized line, every request fails at once (those
- * still waiting in the host, unsent, and those in flight) and the owner
- * learns why through `onClosed`; closing before hello fails start() at once.
+ * invalid ones (and replies nobody waits for) are dropped while the
+ * extension keeps running, counted in `drops` and logged at a bounded rate.
+ * Its stderr is copied into its log until the pipe ends; both pipes are
+ * read one chunk per event-loop turn, so a flooding extension cannot starve
+ * anything else. Anything that is not a handshake frame or a correlated
+ * reply goes to the owner via `onFrame`. When the extension exits, breaks
+ * its pipe, overflows its queue or sends an oversized line, every request
+ * fails at once (those still waiting in the host, unsent, and those in
+ * flight) and the owner learns why through `onClosed`; closing before hello
+ * fails start() at once.
  */
+import { yieldToEventLoop } from "../common/yield.ts";
 import type { LoadedManifest } from "./manifest.ts";
 import { ExtensionLoadError, ExtensionRequestError, type LoadFailure, type RequestFailure } from "./errors.ts";
 import {
@@ -18,6 +23,7 @@ import {
 } from "./frames.ts";
 import { type CloseReason, describeCloseReason } from "./close-reason.ts";
 import { LineReader, MAX_FRAME_BYTES } from "./line-reader.ts";
+import { DroppedFrames } from "./drop-log.ts";
 import type { ExtensionLog } from "./log.ts";
 import { OutboundQueue } from "./outbound-queue.ts";
 import { type PendingRequest, type RequestChannel, type RequestOptions, sendRequest } from "./request.ts";
@@ -27,6 +33,8 @@ import { type ExtensionSubprocess, resolveExec, signalProcessTree, spawnExtensio
 export { type CloseReason, describeCloseReason } from "./close-reason.ts";
 
 export const AUTO_READY_IDLE_MS = 250;
+/** Shortest wait for the last stderr lines after the process exited at shutdown. */
+const STDERR_DRAIN_FLOOR_MS = 100;
 
 export type ExtensionSource = "explicit" | "project" | "global";
 
@@ -63,6 +71,9 @@ export class ExtensionConnection {
   private helloWaiter: { resolve(): void; reject(failure: LoadFailure): void } | undefined;
   private readyWaiters: (() => void)[] = [];
   private idleTimer: Timer | undefined;
+  private stderrCopied: Promise<void> | undefined;
+  /** Every frame dropped from this extension: count, last reasons, bounded log lines. */
+  readonly drops: DroppedFrames;
 
   constructor(
     readonly loaded: LoadedManifest,
@@ -73,6 +84,7 @@ export class ExtensionConnection {
   ) {
     this.name = loaded.manifest.name;
     this.dir = loaded.dir;
+    this.drops = new DroppedFrames(log.limited("dropped frames"));
   }
 
   get exec(): string {
@@ -102,10 +114,11 @@ export class ExtensionConnection {
     this.log.startMarker(this.name, manifest.version);
     const resolved = resolveExec(this.exec, this.dir);
     if (!resolved.ok) throw this.loadError(resolved.failure);
-    const spawned = spawnExtension(resolved.path, manifest.args ?? [], this.dir, this.log);
+    const spawned = spawnExtension(resolved.path, manifest.args ?? [], this.dir);
     if (!spawned.ok) throw this.loadError(spawned.failure);
     const proc = spawned.proc;
     this.proc = proc;
+    this.stderrCopied = this.log.pipeFrom(proc.stderr);
     const queue = new OutboundQueue(proc.stdin, {
       onFailure: (failure) => this.close({ kind: "queue", failure }),
       onProgress: () => this.flow?.pump(),
@@ -198,6 +211,14 @@ export class ExtensionConnection {
       }
     }
     this.close({ kind: "shutdown" });
+    await this.stderrDrained(Math.max(STDERR_DRAIN_FLOOR_MS, deadline - Date.now()));
+  }
+
+  /** Waits (at most `ms`) until the child's stderr reached the log: a grandchild may hold the pipe open. */
+  private async stderrDrained(ms: number): Promise<void> {
+    let timer: Timer | undefined;
+    await Promise.race([this.stderrCopied, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   /** Immediate teardown (no shutdown frame): SIGKILL the process group. */
@@ -245,6 +266,8 @@ export class ExtensionConnection {
       for await (const chunk of proc.stdout) {
         reader.push(chunk);
         if (reader.overflowed || this.closed) break;
+        // A flooding extension must not starve timers and other I/O.
+        await yieldToEventLoop();
       }
       if (!reader.overflowed) reader.end();
     } catch (err) {
@@ -269,7 +292,7 @@ export class ExtensionConnection {
       return;
     }
     if (!decoded.ok) {
-      this.log.note(describeFrameProblem(decoded.problem));
+      this.drops.record(describeFrameProblem(decoded.problem));
       return;
     }
     this.dispatch(decoded.frame);
@@ -309,7 +332,7 @@ export class ExtensionConnection {
     if (this.readyState === "pending") this.armIdleTimer();
     switch (frame.type) {
       case "hello":
-        this.log.note("duplicate hello frame ignored");
+        this.drops.record("duplicate hello frame ignored");
         return;
       case "ready":
         if (this.readyState === "pending") this.setReady("ready");
@@ -321,7 +344,7 @@ export class ExtensionConnection {
       case "event_intercept_response": {
         const pending = this.pending.get(frame.id);
         if (!pending || pending.expect !== frame.type) {
-          this.log.note(`${frame.type} for unknown or expired id "${frame.id}" ignored`);
+          this.drops.record(`${frame.type} for unknown or expired id "${frame.id}" ignored`);
           return;
         }
         this.flow?.replied();
@@ -354,6 +377,7 @@ export class ExtensionConnection {
     if (this.closedReason) return;
     this.closedReason = reason;
     clearTimeout(this.idleTimer);
+    this.drops.finish();
     // Closed before hello (zot stopping): start() fails now instead of at the deadline.
     if (!this.helloSeen) this.helloWaiter?.reject({ kind: "disconnected", detail: describeCloseReason(reason) });
     if (reason.kind !== "shutdown" && reason.kind !== "load_failed") this.log.note(`disconnected: ${describeCloseReason(reason)}`);

@@ -3,15 +3,19 @@
  * ready wait under the startup deadline: config.json's ext_ready_timeout_ms
  * or ZOT_EXT_READY_TIMEOUT_MS, 15 s by default) and reports what happened instead
  * of failing soft: manifest errors, disabled and shadowed extensions, load
- * errors, ready vs auto-ready, registered commands and tools, registration
- * conflicts, notes the extensions pushed, and each log path. Stops every
- * extension before returning, quickly (0.5 s to exit, then SIGTERM, 0.25 s,
- * SIGKILL), so doctor finishes within the startup bound plus a second even
- * when an extension never speaks. Exit code 1 when anything failed to load.
+ * errors, ready vs auto-ready, registered commands and tools, frames dropped
+ * during the run (count and the last reasons), rejected registrations (with
+ * the reason), registration conflicts, notes the extensions pushed, and each
+ * log path. Stops every extension before returning, quickly (0.5 s to exit,
+ * then SIGTERM, 0.25 s, SIGKILL), so doctor finishes within the startup
+ * bound plus a second even when an extension never speaks. Exit code 1 when
+ * anything failed to load (a rejected registration counts; a shadowed one
+ * does not).
  */
 import { loadConfig } from "../common/config.ts";
 import type { ZotPaths } from "../common/home.ts";
 import { extensionLogPath } from "../common/home.ts";
+import { formatCount } from "./drop-log.ts";
 import type { ExtensionUI } from "./host.ts";
 import { ExtensionManager, extensionReadyTimeout } from "./manager.ts";
 
@@ -65,7 +69,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   } finally {
     await manager.shutdown();
   }
-  const failed = manager.loadErrors.length + (manager.discovery?.manifestErrors.length ?? 0);
+  const failed = manager.loadErrors.length + (manager.discovery?.manifestErrors.length ?? 0) + manager.registry.rejectedTotal;
   line();
   line(failed > 0 ? `${failed} problem(s) found` : "no problems found");
   (options.write ?? ((text: string) => process.stdout.write(text)))(`${out.join("\n")}\n`);
@@ -98,6 +102,10 @@ function describe(
     const ownTools = tools.filter((t) => t.extension === connection.name).map((t) => `${t.name}${t.deferred ? " (deferred)" : ""}${t.interactive ? " (interactive)" : ""}`);
     line(`      commands: ${own.length ? own.join(", ") : "(none)"}`);
     line(`      tools: ${ownTools.length ? ownTools.join(", ") : "(none)"}`);
+    if (connection.drops.total > 0) {
+      line(`      dropped frames: ${formatCount(connection.drops.total)}; last ${connection.drops.recent.length}:`);
+      for (const reason of connection.drops.recent) line(`        - ${reason}`);
+    }
     line(`      log: ${connection.log.path}`);
   }
   for (const bundle of report.bundles) {
@@ -128,12 +136,28 @@ function describe(
       line(`      held by ${entry.heldBy}; log: ${extensionLogPath(options.paths, entry.loaded.manifest.name)}`);
     }
   }
-  if (manager.registry.shadowed.length > 0) {
+  const registry = manager.registry;
+  if (registry.rejected.length > 0) {
+    line();
+    line("rejected registrations:");
+    for (const rejected of registry.rejected) {
+      line(`  - ${rejected.extension}: ${rejected.kind} ${JSON.stringify(rejected.name)} rejected: ${rejected.reason}`);
+    }
+    for (const extension of registry.refusedExtensions()) {
+      const omitted = registry.omittedRefusals(extension).rejected;
+      if (omitted > 0) line(`  - ${extension}: … and ${formatCount(omitted)} more (see its log)`);
+    }
+  }
+  if (registry.shadowed.length > 0) {
     line();
     line("registration conflicts:");
-    for (const conflict of manager.registry.shadowed) {
+    for (const conflict of registry.shadowed) {
       const label = conflict.kind === "command" ? `command /${conflict.name}` : `tool "${conflict.name}"`;
       line(`  - ${conflict.extension}: ${label} not registered, already taken by ${conflict.heldBy}`);
+    }
+    for (const extension of registry.refusedExtensions()) {
+      const omitted = registry.omittedRefusals(extension).shadowed;
+      if (omitted > 0) line(`  - ${extension}: … and ${formatCount(omitted)} more (see its log)`);
     }
   }
   if (warnings.length > 0) {

@@ -30,7 +30,8 @@ import { nextRequestId } from "./ids.ts";
 import { HostCallTracker } from "./host-calls.ts";
 import { JoinOrder } from "./join-order.ts";
 import { ExtensionLog } from "./log.ts";
-import { ExtensionRegistry, type RegisteredCommand, type RegisteredTool } from "./registry.ts";
+import { ExtensionRegistry, type RegisteredCommand, type RegisteredTool, describeRefusal } from "./registry.ts";
+import { flushAllLogs } from "./log-file.ts";
 import { type ToolCallOptions, extensionTool } from "./tool-adapter.ts";
 import { ZotError } from "../common/errors.ts";
 
@@ -292,16 +293,18 @@ export class ExtensionManager {
     if (frame.on_timeout) subscription.onTimeout = frame.on_timeout;
   }
 
+  /** Validates and records one registration; a refusal is logged (rate-limited) and the extension carries on. */
   private applyRegistration(connection: ExtensionConnection, frame: InboundFrame): void {
-    if (frame.type === "register_command") {
-      const result = this.registry.registerCommand(connection.name, frame);
-      if (!result.ok) connection.log.note(`command /${frame.name} not registered: already taken by ${result.shadowed.heldBy}`);
-    } else if (frame.type === "register_tool") {
-      const result = this.registry.registerTool(connection.name, frame);
-      if (!result.ok) connection.log.note(`tool "${frame.name}" not registered: already taken by ${result.shadowed.heldBy}`);
-      const registered = result.ok ? this.registry.tool(frame.name) : undefined;
-      if (registered) for (const listener of this.toolListeners) listener(registered);
+    if (frame.type !== "register_command" && frame.type !== "register_tool") return;
+    const result = frame.type === "register_command"
+      ? this.registry.registerCommand(connection.name, frame)
+      : this.registry.registerTool(connection.name, frame);
+    if (!result.ok) {
+      connection.log.limited("refused registrations").note(describeRefusal(result));
+      return;
     }
+    const registered = frame.type === "register_tool" ? this.registry.tool(frame.name) : undefined;
+    if (registered) for (const listener of this.toolListeners) listener(registered);
   }
 
   onClosed(connection: ExtensionConnection, reason: CloseReason): void {
@@ -365,6 +368,9 @@ export class ExtensionManager {
     );
     await this.startup?.catch(() => undefined);
     this.live.clear();
+    // Rate-limit summaries and queued lines reach the disk before zot exits.
+    await Promise.all(connections.map((connection) => connection.log.flush()));
+    await flushAllLogs();
   }
 
   /** Stops everything, re-reads manifests (same explicit paths and --no-ext), respawns. */
