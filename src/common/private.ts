@@ -7,7 +7,7 @@
  * effort (a file owned by someone else, a read-only file system) and never
  * fails the run. Creating a missing directory can fail: that error is thrown.
  */
-import { chmodSync, fchmodSync, fstatSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, fchmodSync, fstatSync, lstatSync, mkdirSync, statSync } from "node:fs";
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
@@ -19,6 +19,20 @@ const OTHERS_BITS = 0o077;
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   tightenPath(dir, PRIVATE_DIR_MODE);
+}
+
+/**
+ * As ensurePrivateDir, for a directory whose path someone else could have
+ * prepared: refuses (throws) when `dir` is a symlink or not a directory, or
+ * belongs to another user.
+ */
+export function ensureOwnPrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const stats = lstatSync(dir);
+  if (!stats.isDirectory()) throw new Error(`${dir} is not a directory`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) throw new Error(`${dir} belongs to another user (uid ${stats.uid})`);
+  if ((stats.mode & OTHERS_BITS) !== 0) chmodSync(dir, PRIVATE_DIR_MODE);
 }
 
 /** Each directory in turn (outermost first), as ensurePrivateDir. */

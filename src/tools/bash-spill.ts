@@ -13,11 +13,12 @@
  * macOS sandbox's per-command temp dirs) that a killed zot left behind. The paths this process created are
  * remembered so the read tool may open them under --jail.
  */
-import { chmod, lstat, mkdir, open, readdir, rm, unlink, type FileHandle } from "node:fs/promises";
+import { lstat, open, readdir, rm, unlink, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveZotHome } from "../common/home.ts";
 import { errorMessage } from "../common/errors.ts";
+import { ensureOwnPrivateDir } from "../common/private.ts";
 
 /** Most bytes one spill file keeps (64 MiB): the first part of the output. */
 export const MAX_SPILL_BYTES = 64 * 1024 * 1024;
@@ -38,16 +39,6 @@ const createdHere = new Set<string>();
 /** True for a spill file this process created (the read tool may open it under --jail). */
 export function isOwnSpillFile(path: string): boolean {
   return createdHere.has(path);
-}
-
-/** Creates `dir` 0700 (parents too) or tightens it to 0700; refuses a symlink or a directory of another user. */
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const stats = await lstat(dir);
-  if (!stats.isDirectory()) throw new Error(`${dir} is not a directory`);
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid) throw new Error(`${dir} belongs to another user (uid ${stats.uid})`);
-  if ((stats.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }
 
 function spillName(): string {
@@ -72,7 +63,7 @@ export class SpillFile {
   /** Creates a new spill file in dir; the error text when that fails. */
   static async create(dir: string, cap = MAX_SPILL_BYTES): Promise<SpillFile | { readonly error: string }> {
     try {
-      await ensurePrivateDir(dir);
+      ensureOwnPrivateDir(dir);
       const path = join(dir, spillName());
       const handle = await open(path, "wx", 0o600);
       createdHere.add(path);

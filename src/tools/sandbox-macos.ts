@@ -16,7 +16,7 @@
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { ensurePrivateDir } from "./bash-spill.ts";
+import { ensureOwnPrivateDir } from "../common/private.ts";
 import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
 
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
@@ -56,7 +56,7 @@ export async function confineWithSandboxExec(request: SandboxRequest): Promise<S
   if (!(await Bun.file(SANDBOX_EXEC).exists())) {
     return refusal(`no OS sandbox is available (${SANDBOX_EXEC} is missing)`, "sandbox-exec ships with macOS; restore it");
   }
-  await ensurePrivateDir(request.privateDir);
+  ensureOwnPrivateDir(request.privateDir);
   const tmp = await realpath(await mkdtemp(join(request.privateDir, "jail-tmp-")));
   const reads = await Promise.all(extraReadPaths(request.env).map(canonical));
   const userData = await Promise.all(USER_DATA.map(canonical));

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync,
 import { join } from "node:path";
 import { TailCapture } from "../../src/tools/bash-output.ts";
 import { PROGRESS_BATCH_BYTES, ProgressForwarder } from "../../src/tools/bash-progress.ts";
-import { ensurePrivateDir, SPILL_MAX_AGE_MS, sweepSpillFiles } from "../../src/tools/bash-spill.ts";
+import { SPILL_MAX_AGE_MS, sweepSpillFiles } from "../../src/tools/bash-spill.ts";
+import { ensureOwnPrivateDir } from "../../src/common/private.ts";
 import { cleanupTempDirs, tempDir } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
@@ -118,16 +119,16 @@ describe("spill sweep", () => {
     expect(readFileSync(target, "utf8")).toBe("keep");
   });
 
-  test("ensurePrivateDir creates 0700 and tightens a looser directory", async () => {
+  test("ensureOwnPrivateDir creates 0700, tightens a looser directory and refuses a symlink", () => {
     const base = tempDir();
     const made = join(base, "a", "tmp");
-    await ensurePrivateDir(made);
+    ensureOwnPrivateDir(made);
     expect(statSync(made).mode & 0o777).toBe(0o700);
     const loose = join(base, "loose");
     mkdirSync(loose, { mode: 0o755 });
-    await ensurePrivateDir(loose);
+    ensureOwnPrivateDir(loose);
     expect(statSync(loose).mode & 0o777).toBe(0o700);
     symlinkSync(loose, join(base, "link"));
-    expect(ensurePrivateDir(join(base, "link"))).rejects.toThrow("is not a directory");
+    expect(() => ensureOwnPrivateDir(join(base, "link"))).toThrow("is not a directory");
   });
 });
