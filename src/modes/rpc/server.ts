@@ -30,6 +30,7 @@ import { setupHeadless } from "../setup.ts";
 import type { RpcContext } from "./commands.ts";
 import { RpcConnection } from "./connection.ts";
 import { LineReader } from "../../ext/line-reader.ts";
+import { yieldToEventLoop } from "../../common/yield.ts";
 import { OperationQueue } from "./operation-queue.ts";
 import { RpcOutput } from "./output.ts";
 import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
@@ -93,6 +94,8 @@ async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promi
       reader.push(next.value);
       const ended = await drain();
       if (ended !== undefined) return ended;
+      // A client that never stops writing must not starve signals, timers and output writes.
+      await yieldToEventLoop();
     }
   } finally {
     // Settles a read still pending after a signal or an early close.
