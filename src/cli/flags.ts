@@ -29,6 +29,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "continue", short: "c", kind: "boolean", description: "continue the most recent session in this directory" },
   { name: "resume", short: "r", kind: "boolean", description: "pick a session to resume" },
   { name: "session", kind: "string", value: "path", description: "open this session file" },
+  { name: "fork", kind: "string", value: "path", description: "start a new session holding a copy of this one" },
   { name: "no-session", kind: "boolean", description: "do not read or write a session" },
   { name: "provider", kind: "string", value: "name", description: "anthropic | openai | ollama" },
   { name: "model", kind: "string", value: "id", description: "model id (see --list-models)" },
@@ -43,7 +44,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "auto-compact", kind: "string", value: "share|off", description: "compact when context use passes this share of the window (default 0.85)" },
   { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools (read, write, edit, bash)" },
   { name: "no-tools", kind: "boolean", description: "no built-in tools" },
-  { name: "jail", kind: "boolean", description: "confine file tools to the working directory" },
+  { name: "jail", kind: "boolean", description: "confine tools to the working directory (bash in an OS sandbox)" },
   { name: "no-yolo", kind: "boolean", description: "ask before each tool call (interactive only)" },
   { name: "ext", short: "e", kind: "string", multiple: true, value: "dir", description: "load this extension for one run (repeatable)" },
   { name: "no-ext", kind: "boolean", aliases: ["no-extensions"], description: "skip extension discovery (--ext still loads)" },
@@ -61,6 +62,7 @@ export interface MainFlags {
   readonly continue: boolean;
   readonly resume: boolean;
   readonly session?: string;
+  readonly fork?: string;
   readonly noSession: boolean;
   readonly provider?: string;
   readonly model?: string;
@@ -193,6 +195,7 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
     continue: bool("continue"),
     resume: bool("resume"),
     session: str("session"),
+    fork: str("fork"),
     noSession: bool("no-session"),
     provider: str("provider"),
     model: str("model"),

@@ -1,6 +1,8 @@
 /**
  * $ZOT_HOME/config.json: user defaults that flags override (reference notes
- * §1.8): provider, model, reasoning, plus zot's auto_compact share. Unknown
+ * §1.8): provider, model, reasoning, plus zot's auto_compact share and
+ * ext_ready_timeout_ms (the extension startup bound; the env var
+ * ZOT_EXT_READY_TIMEOUT_MS wins over it). Unknown
  * fields are kept untouched (the original writes theme, inline images,
  * changelog markers). A missing file is an empty config. An unreadable
  * file, invalid JSON (nested deeper than MAX_JSON_DEPTH included) or a top level that is not an object yields one warning
@@ -20,6 +22,8 @@ const FIELD_SCHEMAS = {
   reasoning: v.string("expected a string"),
   /** Share of the context window that triggers automatic compaction (0 < x ≤ 1), or false. */
   auto_compact: v.union([v.pipe(v.number(), v.minValue(0.05), v.maxValue(1)), v.literal(false)], "expected a number between 0.05 and 1, or false"),
+  /** How long extensions get to say hello and ready at startup, in ms. */
+  ext_ready_timeout_ms: v.pipe(v.number("expected a number of milliseconds"), v.integer("expected a whole number of milliseconds"), v.minValue(1, "expected a positive number of milliseconds")),
 } as const;
 
 type ConfigField = keyof typeof FIELD_SCHEMAS;

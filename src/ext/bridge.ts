@@ -25,6 +25,7 @@ import {
   interceptTurnStart, interceptorsOf,
 } from "./intercept.ts";
 import { type LifecycleContext, emitLifecycle, hasSubscribers } from "./lifecycle.ts";
+import type { ExtensionConnection } from "./connection.ts";
 import type { ExtensionManager } from "./manager.ts";
 import { boundContent } from "./observation.ts";
 import { mapResultBlocks } from "./tool-adapter.ts";
@@ -113,6 +114,16 @@ export class ExtensionBridge {
     if (this.sessionOpen) return;
     this.sessionOpen = true;
     this.emit("session_start", {});
+  }
+
+  /**
+   * An extension that finished starting after the session opened (the first
+   * prompt came before it was ready) gets its own session_start, so every
+   * extension's events begin with one. Modes call this only for the initial
+   * startup: a reload does not replay events.
+   */
+  extensionJoined(connection: ExtensionConnection): void {
+    if (this.sessionOpen) emitLifecycle(this.manager, this.context, "session_start", {}, connection);
   }
 
   /** Model input accepted, before it is appended (user_prompt_submit). */

@@ -1,15 +1,22 @@
 /**
  * One live extension: its subprocess, the hello handshake, registration until
- * `ready` (or auto-ready after an idle window), correlated requests with
- * deadlines, and teardown. Inbound frames are decoded by frames.ts; invalid
- * ones are logged and dropped while the extension keeps running. Anything
- * that is not a handshake frame or a correlated reply goes to the owner via
- * `onFrame`. When the extension exits, breaks its pipe, overflows its queue
- * or sends an oversized line, every pending request fails at once and the
- * owner learns why through `onClosed`. While zot's stdout is behind
- * (common/stdout.ts), the extension's stdout is not read (until shutdown).
+ * `ready` (or auto-ready after an idle window), correlated requests (through
+ * per-extension flow control with deadlines from dispatch: request.ts,
+ * request-flow.ts), and teardown. Inbound frames are decoded by frames.ts;
+ * invalid ones (and replies nobody waits for) are dropped while the
+ * extension keeps running, counted in `drops` and logged at a bounded rate.
+ * Its stderr is copied into its log until the pipe ends; both pipes are
+ * read one chunk per event-loop turn, so a flooding extension cannot starve
+ * anything else. Anything that is not a handshake frame or a correlated
+ * reply goes to the owner via `onFrame`. When the extension exits, breaks
+ * its pipe, overflows its queue or sends an oversized line, every request
+ * fails at once (those still waiting in the host, unsent, and those in
+ * flight) and the owner learns why through `onClosed`; closing before hello
+ * fails start() at once. While zot's stdout is behind (common/stdout.ts),
+ * the extension's stdout is not read on (until shutdown).
  */
 import { stdoutRoom } from "../common/stdout.ts";
+import { yieldToEventLoop } from "../common/yield.ts";
 import type { LoadedManifest } from "./manifest.ts";
 import { ExtensionLoadError, ExtensionRequestError, type LoadFailure, type RequestFailure } from "./errors.ts";
 import {
@@ -18,13 +25,18 @@ import {
 } from "./frames.ts";
 import { type CloseReason, describeCloseReason } from "./close-reason.ts";
 import { LineReader, MAX_FRAME_BYTES } from "./line-reader.ts";
+import { DroppedFrames } from "./drop-log.ts";
 import type { ExtensionLog } from "./log.ts";
 import { OutboundQueue } from "./outbound-queue.ts";
+import { type PendingRequest, type RequestChannel, type RequestOptions, sendRequest } from "./request.ts";
+import { RequestFlow } from "./request-flow.ts";
 import { type ExtensionSubprocess, resolveExec, signalProcessTree, spawnExtension } from "./process.ts";
 
 export { type CloseReason, describeCloseReason } from "./close-reason.ts";
 
 export const AUTO_READY_IDLE_MS = 250;
+/** Shortest wait for the last stderr lines after the process exited at shutdown. */
+const STDERR_DRAIN_FLOOR_MS = 100;
 
 export type ExtensionSource = "explicit" | "project" | "global";
 
@@ -44,19 +56,7 @@ export interface ConnectionOwner {
   onClosed(connection: ExtensionConnection, reason: CloseReason): void;
 }
 
-interface PendingRequest {
-  readonly expect: InboundFrame["type"];
-  resolve(frame: InboundFrame): void;
-  reject(error: ExtensionRequestError): void;
-}
-
-export interface RequestOptions {
-  /** Reply deadline; undefined means none (interactive tools). */
-  readonly timeoutMs?: number;
-  /** Start the deadline once the request reached the pipe instead of at enqueue (legacy interceptors). */
-  readonly timeoutStartsAfterWrite?: boolean;
-  readonly signal?: AbortSignal;
-}
+export type { RequestOptions } from "./request.ts";
 
 export class ExtensionConnection {
   readonly name: string;
@@ -67,6 +67,7 @@ export class ExtensionConnection {
   closedReason: CloseReason | undefined;
   private proc: ExtensionSubprocess | undefined;
   private queue: OutboundQueue | undefined;
+  private flow: RequestFlow | undefined;
   private readonly pending = new Map<string, PendingRequest>();
   private helloSeen = false;
   private helloWaiter: { resolve(): void; reject(failure: LoadFailure): void } | undefined;
@@ -74,6 +75,9 @@ export class ExtensionConnection {
   private idleTimer: Timer | undefined;
   /** Resolved once shutdown starts or the connection closes: stdout backpressure no longer holds reads back. */
   private readonly stopping = Promise.withResolvers<void>();
+  private stderrCopied: Promise<void> | undefined;
+  /** Every frame dropped from this extension: count, last reasons, bounded log lines. */
+  readonly drops: DroppedFrames;
 
   constructor(
     readonly loaded: LoadedManifest,
@@ -84,6 +88,7 @@ export class ExtensionConnection {
   ) {
     this.name = loaded.manifest.name;
     this.dir = loaded.dir;
+    this.drops = new DroppedFrames(log.limited("dropped frames"));
   }
 
   get exec(): string {
@@ -98,28 +103,40 @@ export class ExtensionConnection {
     return this.closedReason !== undefined;
   }
 
+  /** True once the extension said hello. */
+  get handshaken(): boolean {
+    return this.helloSeen;
+  }
+
   /**
    * Spawns the process and completes the hello handshake before `deadline`
-   * (epoch ms). Rejects with an ExtensionLoadError; the process is then gone.
+   * (epoch ms; `boundMs` is the startup bound it came from, for the error).
+   * Rejects with an ExtensionLoadError; the process is then gone.
    */
-  async start(deadline: number): Promise<void> {
+  async start(deadline: number, boundMs?: number): Promise<void> {
     const manifest = this.loaded.manifest;
     this.log.startMarker(this.name, manifest.version);
     const resolved = resolveExec(this.exec, this.dir);
     if (!resolved.ok) throw this.loadError(resolved.failure);
-    const spawned = spawnExtension(resolved.path, manifest.args ?? [], this.dir, this.log);
+    const spawned = spawnExtension(resolved.path, manifest.args ?? [], this.dir);
     if (!spawned.ok) throw this.loadError(spawned.failure);
     const proc = spawned.proc;
     this.proc = proc;
-    this.queue = new OutboundQueue(proc.stdin, { onFailure: (failure) => this.close({ kind: "queue", failure }) });
+    this.stderrCopied = this.log.pipeFrom(proc.stderr);
+    const queue = new OutboundQueue(proc.stdin, {
+      onFailure: (failure) => this.close({ kind: "queue", failure }),
+      onProgress: () => this.flow?.pump(),
+    });
+    this.queue = queue;
+    this.flow = new RequestFlow({ hasRoom: () => queue.hasRoom() });
     const hello = new Promise<void>((resolve, reject) => {
       this.helloWaiter = { resolve, reject };
     });
     void this.readLoop(proc);
-    const timeoutMs = Math.max(0, deadline - Date.now());
+    const remainingMs = Math.max(0, deadline - Date.now());
     let timer: Timer | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject({ kind: "hello_timeout", timeoutMs } satisfies LoadFailure), timeoutMs);
+      timer = setTimeout(() => reject({ kind: "hello_timeout", timeoutMs: boundMs ?? remainingMs } satisfies LoadFailure), remainingMs);
     });
     try {
       await Promise.race([hello, timeout]);
@@ -154,44 +171,28 @@ export class ExtensionConnection {
     return this.queue.enqueue(frame, onWritten);
   }
 
-  /** Sends a correlated request and waits for the reply frame of type `expect` with the same id. */
+  /**
+   * Sends a correlated request and waits for the reply frame of type `expect`
+   * with the same id. The request first passes the extension's flow control
+   * (request.ts, request-flow.ts): it may wait in the host, unsent, and its
+   * reply deadline starts only when it is dispatched.
+   */
   request(frame: OutboundFrame & { readonly id: string }, expect: InboundFrame["type"], options: RequestOptions = {}): Promise<InboundFrame> {
-    return new Promise((resolve, reject) => {
-      if (this.closed) {
-        reject(new ExtensionRequestError(this.name, { kind: "disconnected", detail: describeCloseReason(this.closedReason!) }));
-        return;
-      }
-      let timer: Timer | undefined;
-      const onAbort = (): void => finish(undefined, { kind: "cancelled" });
-      const finish = (reply: InboundFrame | undefined, failure?: RequestFailure): void => {
-        if (!this.pending.delete(frame.id)) return;
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-        if (reply) resolve(reply);
-        else reject(new ExtensionRequestError(this.name, failure ?? { kind: "not_delivered" }));
-      };
-      this.pending.set(frame.id, {
-        expect,
-        resolve: (reply) => finish(reply),
-        reject: (error) => finish(undefined, error.failure),
-      });
-      if (options.signal?.aborted) {
-        finish(undefined, { kind: "cancelled" });
-        return;
-      }
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      const timeoutMs = options.timeoutMs;
-      const armTimer = (): void => {
-        if (timeoutMs !== undefined && this.pending.has(frame.id)) {
-          timer = setTimeout(() => finish(undefined, { kind: "timeout", timeoutMs }), timeoutMs);
-        }
-      };
-      if (!options.timeoutStartsAfterWrite) armTimer();
-      this.send(frame, (ok) => {
-        if (!ok) finish(undefined, this.closed ? { kind: "disconnected", detail: describeCloseReason(this.closedReason!) } : { kind: "not_delivered" });
-        else if (options.timeoutStartsAfterWrite) armTimer();
-      });
-    });
+    if (this.closed || !this.flow || !this.queue) {
+      return Promise.reject(new ExtensionRequestError(this.name, this.closedReason ? this.disconnectedFailure() : { kind: "not_delivered" }));
+    }
+    const channel: RequestChannel = {
+      extension: this.name,
+      flow: this.flow,
+      queue: this.queue,
+      pending: this.pending,
+      unwritten: () => (this.closed ? this.disconnectedFailure() : { kind: "not_delivered" }),
+    };
+    return sendRequest(channel, frame, expect, options);
+  }
+
+  private disconnectedFailure(): RequestFailure {
+    return { kind: "disconnected", detail: this.closedReason ? describeCloseReason(this.closedReason) : "not connected" };
   }
 
   /** Graceful stop: drain, `shutdown`, close stdin, wait until `deadline`, then SIGTERM, then SIGKILL. */
@@ -215,6 +216,14 @@ export class ExtensionConnection {
       }
     }
     this.close({ kind: "shutdown" });
+    await this.stderrDrained(Math.max(STDERR_DRAIN_FLOOR_MS, deadline - Date.now()));
+  }
+
+  /** Waits (at most `ms`) until the child's stderr reached the log: a grandchild may hold the pipe open. */
+  private async stderrDrained(ms: number): Promise<void> {
+    let timer: Timer | undefined;
+    await Promise.race([this.stderrCopied, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   /** Immediate teardown (no shutdown frame): SIGKILL the process group. */
@@ -265,6 +274,8 @@ export class ExtensionConnection {
         // While zot's stdout is behind (RPC ext_notify…), the extension's output waits in its pipe.
         const room = stdoutRoom();
         if (room !== undefined) await Promise.race([room, this.stopping.promise]);
+        // A flooding extension must not starve timers and other I/O.
+        else await yieldToEventLoop();
       }
       if (!reader.overflowed) reader.end();
     } catch (err) {
@@ -289,7 +300,7 @@ export class ExtensionConnection {
       return;
     }
     if (!decoded.ok) {
-      this.log.note(describeFrameProblem(decoded.problem));
+      this.drops.record(describeFrameProblem(decoded.problem));
       return;
     }
     this.dispatch(decoded.frame);
@@ -329,7 +340,7 @@ export class ExtensionConnection {
     if (this.readyState === "pending") this.armIdleTimer();
     switch (frame.type) {
       case "hello":
-        this.log.note("duplicate hello frame ignored");
+        this.drops.record("duplicate hello frame ignored");
         return;
       case "ready":
         if (this.readyState === "pending") this.setReady("ready");
@@ -341,9 +352,10 @@ export class ExtensionConnection {
       case "event_intercept_response": {
         const pending = this.pending.get(frame.id);
         if (!pending || pending.expect !== frame.type) {
-          this.log.note(`${frame.type} for unknown or expired id "${frame.id}" ignored`);
+          this.drops.record(`${frame.type} for unknown or expired id "${frame.id}" ignored`);
           return;
         }
+        this.flow?.replied();
         pending.resolve(frame);
         return;
       }
@@ -374,9 +386,14 @@ export class ExtensionConnection {
     this.closedReason = reason;
     this.stopping.resolve();
     clearTimeout(this.idleTimer);
+    this.drops.finish();
+    // Closed before hello (zot stopping): start() fails now instead of at the deadline.
+    if (!this.helloSeen) this.helloWaiter?.reject({ kind: "disconnected", detail: describeCloseReason(reason) });
     if (reason.kind !== "shutdown" && reason.kind !== "load_failed") this.log.note(`disconnected: ${describeCloseReason(reason)}`);
     this.queue?.close();
     const detail = describeCloseReason(reason);
+    // Requests still waiting in the host fail at once, unsent; then the ones in flight.
+    this.flow?.close({ kind: "disconnected", detail });
     for (const pending of [...this.pending.values()]) pending.reject(new ExtensionRequestError(this.name, { kind: "disconnected", detail }));
     this.pending.clear();
     if (this.proc && reason.kind !== "shutdown") signalProcessTree(this.proc, "SIGKILL");

@@ -1,15 +1,26 @@
 /**
  * `zot ext doctor`: runs the real startup path (discovery, spawn, handshake,
- * ready wait under the startup deadline) and reports what happened instead
+ * ready wait under the startup deadline: config.json's ext_ready_timeout_ms
+ * or ZOT_EXT_READY_TIMEOUT_MS, 15 s by default) and reports what happened instead
  * of failing soft: manifest errors, disabled and shadowed extensions, load
- * errors, ready vs auto-ready, registered commands and tools, registration
- * conflicts, notes the extensions pushed, and each log path. Stops every
- * extension before returning. Exit code 1 when anything failed to load.
+ * errors, ready vs auto-ready, registered commands and tools, frames dropped
+ * during the run (count and the last reasons), rejected registrations (with
+ * the reason), registration conflicts, notes the extensions pushed, and each
+ * log path. Stops every extension before returning, quickly (0.5 s to exit,
+ * then SIGTERM, 0.25 s, SIGKILL), so doctor finishes within the startup
+ * bound plus a second even when an extension never speaks. Exit code 1 when
+ * anything failed to load (a rejected registration counts; a shadowed one
+ * does not).
  */
+import { loadConfig } from "../common/config.ts";
 import type { ZotPaths } from "../common/home.ts";
 import { extensionLogPath } from "../common/home.ts";
+import { formatCount } from "./drop-log.ts";
 import type { ExtensionUI } from "./host.ts";
-import { ExtensionManager } from "./manager.ts";
+import { ExtensionManager, extensionReadyTimeout } from "./manager.ts";
+
+const DOCTOR_SHUTDOWN_GRACE_MS = 500;
+const DOCTOR_KILL_GRACE_MS = 250;
 
 export interface DoctorOptions {
   readonly cwd: string;
@@ -38,6 +49,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     panelClose: () => {},
     extensionFailed: (extension, message) => warnings.push(`${extension} failed after loading: ${message}`),
   };
+  const readyTimeoutMs = extensionReadyTimeout(loadConfig(options.paths.configFile).config.ext_ready_timeout_ms);
   const manager = new ExtensionManager({
     paths: options.paths,
     cwd: options.cwd,
@@ -46,24 +58,33 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     explicit: options.explicit,
     noDiscovery: options.noExt,
     ui,
+    readyTimeoutMs,
+    shutdownGraceMs: DOCTOR_SHUTDOWN_GRACE_MS,
+    killGraceMs: DOCTOR_KILL_GRACE_MS,
   });
   const started = Date.now();
   try {
     await manager.start();
-    describe(manager, options, Date.now() - started, warnings, line);
+    describe(manager, options, { elapsedMs: Date.now() - started, boundMs: readyTimeoutMs }, warnings, line);
   } finally {
     await manager.shutdown();
   }
-  const failed = manager.loadErrors.length + (manager.discovery?.manifestErrors.length ?? 0);
+  const failed = manager.loadErrors.length + (manager.discovery?.manifestErrors.length ?? 0) + manager.registry.rejectedTotal;
   line();
   line(failed > 0 ? `${failed} problem(s) found` : "no problems found");
   (options.write ?? ((text: string) => process.stdout.write(text)))(`${out.join("\n")}\n`);
   return failed > 0 ? 1 : 0;
 }
 
-function describe(manager: ExtensionManager, options: DoctorOptions, elapsedMs: number, warnings: readonly string[], line: (text?: string) => void): void {
+function describe(
+  manager: ExtensionManager,
+  options: DoctorOptions,
+  timing: { readonly elapsedMs: number; readonly boundMs: number },
+  warnings: readonly string[],
+  line: (text?: string) => void,
+): void {
   const report = manager.discovery!;
-  line(`zot ext doctor — startup took ${elapsedMs} ms`);
+  line(`zot ext doctor — startup took ${timing.elapsedMs} ms (bound ${timing.boundMs} ms)`);
   line(`  project dir: ${options.cwd}/.zot/extensions`);
   line(`  global dir:  ${options.paths.extensions}`);
   line();
@@ -75,10 +96,16 @@ function describe(manager: ExtensionManager, options: DoctorOptions, elapsedMs: 
   for (const connection of loaded) {
     line(`  ✓ ${connection.name} ${connection.helloVersion ?? connection.loaded.manifest.version ?? ""} (${connection.source}) — ${READY_LABEL[connection.readyState]}`);
     line(`      directory: ${connection.dir}`);
+    const startupMs = manager.startupTimes.get(connection.name);
+    if (startupMs !== undefined) line(`      startup: ${startupMs} ms`);
     const own = commands.filter((c) => c.extension === connection.name).map((c) => `/${c.name}`);
     const ownTools = tools.filter((t) => t.extension === connection.name).map((t) => `${t.name}${t.deferred ? " (deferred)" : ""}${t.interactive ? " (interactive)" : ""}`);
     line(`      commands: ${own.length ? own.join(", ") : "(none)"}`);
     line(`      tools: ${ownTools.length ? ownTools.join(", ") : "(none)"}`);
+    if (connection.drops.total > 0) {
+      line(`      dropped frames: ${formatCount(connection.drops.total)}; last ${connection.drops.recent.length}:`);
+      for (const reason of connection.drops.recent) line(`        - ${reason}`);
+    }
     line(`      log: ${connection.log.path}`);
   }
   for (const bundle of report.bundles) {
@@ -109,12 +136,28 @@ function describe(manager: ExtensionManager, options: DoctorOptions, elapsedMs: 
       line(`      held by ${entry.heldBy}; log: ${extensionLogPath(options.paths, entry.loaded.manifest.name)}`);
     }
   }
-  if (manager.registry.shadowed.length > 0) {
+  const registry = manager.registry;
+  if (registry.rejected.length > 0) {
+    line();
+    line("rejected registrations:");
+    for (const rejected of registry.rejected) {
+      line(`  - ${rejected.extension}: ${rejected.kind} ${JSON.stringify(rejected.name)} rejected: ${rejected.reason}`);
+    }
+    for (const extension of registry.refusedExtensions()) {
+      const omitted = registry.omittedRefusals(extension).rejected;
+      if (omitted > 0) line(`  - ${extension}: … and ${formatCount(omitted)} more (see its log)`);
+    }
+  }
+  if (registry.shadowed.length > 0) {
     line();
     line("registration conflicts:");
-    for (const conflict of manager.registry.shadowed) {
+    for (const conflict of registry.shadowed) {
       const label = conflict.kind === "command" ? `command /${conflict.name}` : `tool "${conflict.name}"`;
       line(`  - ${conflict.extension}: ${label} not registered, already taken by ${conflict.heldBy}`);
+    }
+    for (const extension of registry.refusedExtensions()) {
+      const omitted = registry.omittedRefusals(extension).shadowed;
+      if (omitted > 0) line(`  - ${extension}: … and ${formatCount(omitted)} more (see its log)`);
     }
   }
   if (warnings.length > 0) {

@@ -63,23 +63,43 @@ export class ExtensionLoadError extends ZotError {
   }
 }
 
-/** Why an extension's pending request ended without a reply. */
+/**
+ * Why an extension's request ended without a reply. `stalled`, `overloaded`
+ * and `too_large` requests were never sent; `cancelled` says whether it was.
+ */
 export type RequestFailure =
   | { readonly kind: "timeout"; readonly timeoutMs: number }
   | { readonly kind: "disconnected"; readonly detail: string }
-  | { readonly kind: "cancelled" }
-  | { readonly kind: "not_delivered" };
+  | { readonly kind: "cancelled"; readonly sent: boolean }
+  | { readonly kind: "not_delivered" }
+  | { readonly kind: "stalled"; readonly waitedMs: number; readonly inFlight: number }
+  | { readonly kind: "overloaded"; readonly waiting: number }
+  | { readonly kind: "too_large"; readonly bytes: number; readonly limit: number };
+
+export function describeRequestFailure(failure: RequestFailure): string {
+  switch (failure.kind) {
+    case "timeout":
+      return `timed out after ${failure.timeoutMs} ms`;
+    case "disconnected":
+      return `extension disconnected (${failure.detail})`;
+    case "cancelled":
+      return "cancelled";
+    case "not_delivered":
+      return "request could not be delivered";
+    case "stalled":
+      return `not sent: waited ${(failure.waitedMs / 1000).toFixed(failure.waitedMs < 10_000 ? 1 : 0)} s for a free request slot while the extension answered none of its ${failure.inFlight} requests in flight`;
+    case "overloaded":
+      return `not sent: ${failure.waiting} requests are already waiting for this extension`;
+    case "too_large":
+      return `not sent: the request is ${failure.bytes} bytes, over the ${failure.limit}-byte outbound limit`;
+  }
+}
 
 export class ExtensionRequestError extends ZotError {
   constructor(
     readonly extension: string,
     readonly failure: RequestFailure,
   ) {
-    const detail =
-      failure.kind === "timeout" ? `timed out after ${failure.timeoutMs} ms`
-      : failure.kind === "disconnected" ? `extension disconnected (${failure.detail})`
-      : failure.kind === "cancelled" ? "cancelled"
-      : "request could not be delivered";
-    super(`ext.request.${failure.kind}`, `${extension}: ${detail}`, { extension });
+    super(`ext.request.${failure.kind}`, `${extension}: ${describeRequestFailure(failure)}`, { extension });
   }
 }

@@ -6,14 +6,15 @@
  * extension) are typed constructors' shapes. `decodeInboundFrame` never
  * throws: it returns the frame or a typed problem for the extension's log.
  * Nesting is bounded before anything walks a frame: a line nested deeper than
- * MAX_JSON_DEPTH (256) is the `too_deep` problem, and a register_tool schema
- * nested deeper than MAX_VALUE_DEPTH (128) makes the frame invalid, since the
- * schema is embedded in every provider request. Other embedded values
- * (modified_args, tool_args, call_tool args) are bounded where they are used,
- * so the waiting request still gets an answer.
+ * MAX_JSON_DEPTH (256) is the `too_deep` problem. Embedded values are bounded
+ * where they are used: a register_tool schema (any value here) by the
+ * registration checks (registration-rules.ts: a non-object, non-"object" or
+ * deeper than MAX_VALUE_DEPTH schema rejects that tool by name), and
+ * modified_args, tool_args, call_tool args where they are read, so the
+ * waiting request still gets an answer.
  */
 import * as v from "valibot";
-import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, parseJson, valueTooDeep } from "../common/json.ts";
+import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -31,13 +32,6 @@ const ContentBlockSchema = v.looseObject({
   data: OptString,
 });
 export type WireContentBlock = v.InferOutput<typeof ContentBlockSchema>;
-
-const JsonObject = v.record(v.string(), v.unknown());
-/** A JSON Schema embedded in provider requests: an object nested at most MAX_VALUE_DEPTH levels. */
-const ToolSchema = v.pipe(
-  JsonObject,
-  v.check((schema) => !valueTooDeep(schema, MAX_VALUE_DEPTH), `nested deeper than ${MAX_VALUE_DEPTH} levels`),
-);
 
 export const LIFECYCLE_EVENTS = [
   "session_start", "session_end", "user_prompt_submit", "turn_start", "turn_end", "tool_call",
@@ -66,7 +60,9 @@ const inboundSchemas = {
     type: v.literal("register_tool"),
     name: v.pipe(v.string(), v.minLength(1, "must not be empty")),
     description: v.optional(v.string(), ""),
-    schema: v.optional(ToolSchema),
+    // Any value: registration-rules.ts checks it (object, "type": "object", depth), so a bad schema
+    // rejects that tool by name instead of dropping the frame.
+    schema: v.optional(v.unknown()),
     deferred: OptBool,
     interactive: OptBool,
   }),

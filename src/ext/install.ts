@@ -1,20 +1,29 @@
 /**
  * `zot ext install <path|git-url>`: puts a copy of an extension into the
  * global (`$ZOT_HOME/extensions`) or project (`<cwd>/.zot/extensions`) root.
- * A local path is copied recursively (file modes kept, symlinks copied as
- * their content); a git URL is shallow-cloned with the system `git`. Either
- * way the copy lands in a staging dir `.install-<random>` inside the root, its
- * extension.json must validate, and only then is it renamed into place. Any
- * failure or interruption (the caller's AbortSignal) deletes the staging dir:
- * nothing half-installed remains and an existing install is never overwritten.
+ * A local path is copied recursively (file modes kept; hardlinked files
+ * become independent copies) without following symlinks: a symlink whose
+ * target is inside the source tree is recreated as a relative symlink to the
+ * same place in the copy, one that points outside the tree (or nowhere) fails
+ * the install with an error naming it. A git URL is shallow-cloned with the
+ * system `git`; a clone holding a symlink that resolves outside it (or
+ * nowhere) fails the same way. Either way the copy lands in a staging dir
+ * `.install-<random>` inside the root, its extension.json must validate, and
+ * then, under an advisory lock on the root directory (install-lock.ts),
+ * the directory and manifest names are checked free and the staging dir is
+ * renamed into place: of two concurrent installs of one name exactly one
+ * lands. Any failure or interruption (the caller's AbortSignal) deletes the
+ * staging dir: nothing half-installed remains and an existing install is
+ * never overwritten.
  */
 import type { Stats } from "node:fs";
-import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, realpath, rename, stat } from "node:fs/promises";
-import { basename, join, resolve, sep } from "node:path";
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, realpath, rename, stat, symlink } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
 import { trackSpawned } from "../common/process-tree.ts";
 import { manifestName, projectExtensionsRoot, scanRoot, type ExtensionScope } from "./installed.ts";
+import { withInstallLock } from "./install-lock.ts";
 import { removeTree } from "./manage.ts";
 import { MANIFEST_FILE, ManifestError, hasManifest, loadManifest, type LoadedManifest } from "./manifest.ts";
 
@@ -116,28 +125,70 @@ async function refuseSelfCopy(sourceDir: string, destRoot: string): Promise<void
   }
 }
 
-function statKey(info: Stats): string {
-  return `${info.dev}:${info.ino}`;
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root + sep);
+}
+
+/** The source tree being copied: where it really is and where the copy goes. */
+interface CopyTree {
+  readonly sourceDir: string;
+  readonly realSource: string;
+  readonly staging: string;
+}
+
+async function linkText(path: string): Promise<string> {
+  try {
+    return await readlink(path);
+  } catch {
+    return "?";
+  }
+}
+
+/** The real path a symlink resolves to, which must lie inside `realRoot`. */
+async function linkTargetInside(link: string, realRoot: string, shown: string, context: string): Promise<string> {
+  let real: string;
+  try {
+    real = await realpath(link);
+  } catch (err) {
+    const code = systemErrorCode(err);
+    const detail = code === "ENOENT" ? "dangling symlink" : `cannot resolve symlink (${code ?? errorMessage(err)})`;
+    throw new ZotError("ext.copy_failed", `${context}: ${shown}: ${detail} (-> ${await linkText(link)})`, { file: link }, { cause: err });
+  }
+  if (!isInside(real, realRoot)) {
+    throw new ZotError(
+      "ext.symlink_outside",
+      `${context}: symlink ${shown} points outside the extension (-> ${await linkText(link)}); ` +
+        "zot does not follow links out of an extension: replace it with a copy or remove it",
+      { file: link, target: real },
+    );
+  }
+  return real;
+}
+
+/** Recreates a symlink of the source as a relative link to the same place in the copy. */
+async function copySymlink(source: string, target: string, tree: CopyTree): Promise<void> {
+  const real = await linkTargetInside(source, tree.realSource, source, `cannot install ${tree.sourceDir}`);
+  const inCopy = join(tree.staging, relative(tree.realSource, real));
+  await symlink(relative(dirname(target), inCopy) || ".", target);
 }
 
 /**
- * Copies the contents of `from` into the existing directory `to`. Symlinks are
- * followed (copied as content); a dangling link, a symlink cycle or a special
- * file (FIFO, socket, device) fails the copy. Directory modes are applied after
- * their contents are written.
+ * Copies the contents of `from` into the existing directory `to`. Symlinks
+ * are never followed (see copySymlink); a special file (FIFO, socket,
+ * device) fails the copy. Directory modes are applied after their contents
+ * are written.
  */
-async function copyContents(from: string, to: string, ancestors: ReadonlySet<string>, signal?: AbortSignal): Promise<void> {
+async function copyContents(from: string, to: string, tree: CopyTree, signal?: AbortSignal): Promise<void> {
   for (const entry of await readdir(from)) {
     throwIfAborted(signal);
     const source = join(from, entry);
     const target = join(to, entry);
-    const info = await describeSource(source);
-    if (info.isDirectory()) {
-      if (ancestors.has(statKey(info))) {
-        throw new ZotError("ext.copy_failed", `cannot copy ${source}: symlink cycle`, { file: source });
-      }
+    const info = await lstat(source);
+    if (info.isSymbolicLink()) {
+      await copySymlink(source, target, tree);
+    } else if (info.isDirectory()) {
       await mkdir(target, { mode: 0o700 });
-      await copyContents(source, target, new Set([...ancestors, statKey(info)]), signal);
+      await copyContents(source, target, tree, signal);
       await chmod(target, info.mode & 0o7777);
     } else if (info.isFile()) {
       await copyFile(source, target);
@@ -148,19 +199,10 @@ async function copyContents(from: string, to: string, ancestors: ReadonlySet<str
   }
 }
 
-async function describeSource(path: string): Promise<Stats> {
-  try {
-    return await stat(path);
-  } catch (err) {
-    const code = systemErrorCode(err);
-    const detail = code === "ENOENT" ? "dangling symlink" : code ?? errorMessage(err);
-    throw new ZotError("ext.copy_failed", `cannot copy ${path}: ${detail}`, { file: path }, { cause: err });
-  }
-}
-
 async function copySource(sourceDir: string, rootInfo: Stats, staging: string, signal?: AbortSignal): Promise<void> {
   try {
-    await copyContents(sourceDir, staging, new Set([statKey(rootInfo)]), signal);
+    const tree: CopyTree = { sourceDir, realSource: await realpath(sourceDir), staging };
+    await copyContents(sourceDir, staging, tree, signal);
   } catch (err) {
     if (err instanceof ZotError) throw err;
     throw new ZotError("ext.copy_failed", `copying ${sourceDir} failed (${systemErrorCode(err) ?? errorMessage(err)})`, {
@@ -168,6 +210,22 @@ async function copySource(sourceDir: string, rootInfo: Stats, staging: string, s
     }, { cause: err });
   }
   await chmod(staging, rootInfo.mode & 0o7777);
+}
+
+/** Refuses a clone holding a symlink that resolves outside it (or nowhere); `.git` included. */
+async function checkClonedLinks(staging: string, url: string): Promise<void> {
+  const realRoot = await realpath(staging);
+  const pending = [staging];
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) pending.push(path);
+      else if (entry.isSymbolicLink()) {
+        await linkTargetInside(path, realRoot, relative(staging, path), `cannot install ${url}`);
+      }
+    }
+  }
 }
 
 function indent(text: string): string {
@@ -264,13 +322,18 @@ export async function installExtension(source: string, options: InstallOptions):
   const staging = await mkdtemp(join(destRoot, ".install-"));
   try {
     if (sourceInfo) await copySource(sourceDir, sourceInfo, staging, signal);
-    else await cloneInto(source, staging, cwd, signal);
+    else {
+      await cloneInto(source, staging, cwd, signal);
+      await checkClonedLinks(staging, source);
+    }
     throwIfAborted(signal);
     const loaded = await validateStaged(staging, kind === "path" ? sourceDir : source);
-    await ensureNameFree(loaded.manifest.name, scope, destRoot);
-    await ensureAbsent(dest, dirName);
-    throwIfAborted(signal);
-    await rename(staging, dest);
+    await withInstallLock(destRoot, signal, async () => {
+      await ensureNameFree(loaded.manifest.name, scope, destRoot);
+      await ensureAbsent(dest, dirName);
+      throwIfAborted(signal);
+      await rename(staging, dest);
+    });
     return { kind, scope, dest, name: loaded.manifest.name, version: loaded.manifest.version };
   } catch (err) {
     return discardStaging(staging, err);

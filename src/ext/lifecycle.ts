@@ -6,6 +6,7 @@
  * outbound queue: emitting never waits for a subprocess, and a subscriber
  * that does not read overflows its queue and is disconnected.
  */
+import type { ExtensionConnection } from "./connection.ts";
 import type { LifecycleEvent } from "./frames.ts";
 import type { ExtensionManager } from "./manager.ts";
 
@@ -22,16 +23,17 @@ export function hasSubscribers(manager: ExtensionManager, event: LifecycleEvent)
   return false;
 }
 
-/** Sends one notification to every subscriber. Returns its sequence number. */
+/** Sends one notification to every subscriber (or only to `only`). Returns its sequence number. */
 export function emitLifecycle(
   manager: ExtensionManager,
   context: LifecycleContext,
   event: LifecycleEvent,
   payload: Readonly<Record<string, unknown>> = {},
+  only?: ExtensionConnection,
 ): number {
   const sequence = manager.nextSequence();
   let frame: Record<string, unknown> | undefined;
-  for (const connection of manager.connections()) {
+  for (const connection of only === undefined ? manager.connections() : [only]) {
     if (connection.closed || !manager.subscriptions.get(connection.name)?.events.has(event)) continue;
     frame ??= { type: "event", event, session_id: context.sessionId, cwd: context.cwd, sequence, ...payload };
     connection.send(frame as { type: "event"; event: string });

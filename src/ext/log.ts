@@ -1,48 +1,67 @@
 /**
- * Per-extension log file ($ZOT_HOME/logs/ext-<name>.log, append mode). The
- * extension's stderr is attached to it directly; the host adds its own
- * `[zot] …` diagnostic lines (start markers, dropped frames, shadowed
- * registrations, disconnect reasons). Logging never throws.
+ * Per-extension log file ($ZOT_HOME/logs/ext-<name>.log; cap, rotation to
+ * `.1`, 0600/0700 modes and non-blocking writes are log-file.ts's). The
+ * extension's stderr is piped through the host into it (`pipeFrom`), with
+ * backpressure: while more than STDERR_HIGH_WATER_BYTES wait to be written
+ * the host stops reading, so a chatty extension slows down on a slow disk
+ * instead of growing zot's memory. The host adds its own `[zot] …` lines
+ * (start markers, dropped frames, rejected and shadowed registrations,
+ * disconnect reasons); `limited(noun)` is a rate-limited channel for
+ * anything an extension can trigger in a flood. Logging never throws.
  */
-import { appendFileSync, closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
+import { yieldToEventLoop } from "../common/yield.ts";
+import { type LogFile, logFileFor } from "./log-file.ts";
+import { RateLimitedNotes } from "./drop-log.ts";
+
+export const STDERR_HIGH_WATER_BYTES = 256 * 1024;
 
 export class ExtensionLog {
-  constructor(readonly path: string) {}
+  private readonly file: LogFile;
+  private readonly limiters = new Map<string, RateLimitedNotes>();
 
-  /** Opens the file for a child's stderr; the caller closes the fd after spawn. */
-  openForChild(): number | undefined {
-    try {
-      mkdirSync(dirname(this.path), { recursive: true });
-      return openSync(this.path, "a", 0o644);
-    } catch {
-      return undefined;
-    }
+  constructor(readonly path: string) {
+    this.file = logFileFor(path);
   }
 
   startMarker(name: string, version: string | undefined): void {
-    this.append(`\n[zot] starting ${name}/${version ?? "-"} at ${new Date().toISOString()}\n`);
+    this.file.appendNote(`\n[zot] starting ${name}/${version ?? "-"} at ${new Date().toISOString()}\n`);
   }
 
   note(message: string): void {
-    this.append(`[zot] ${message}\n`);
+    this.file.appendNote(`[zot] ${message}\n`);
   }
 
-  private append(text: string): void {
+  /** A rate-limited note channel; `noun` names what its summary line counts ("dropped frames"). */
+  limited(noun: string): RateLimitedNotes {
+    let limiter = this.limiters.get(noun);
+    if (!limiter) {
+      limiter = new RateLimitedNotes((line) => this.note(line), noun);
+      this.limiters.set(noun, limiter);
+    }
+    return limiter;
+  }
+
+  /** Copies a child's stderr into the log until it ends; never rejects. */
+  async pipeFrom(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = stream.getReader();
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
-      appendFileSync(this.path, text, { mode: 0o644 });
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        this.file.appendBytes(value);
+        if (this.file.pendingBytes >= STDERR_HIGH_WATER_BYTES) await this.file.whenBelow(STDERR_HIGH_WATER_BYTES);
+        else await yieldToEventLoop();
+      }
     } catch {
-      // A log that cannot be written must not take the extension down.
+      // the pipe broke: nothing more to copy
+    } finally {
+      reader.releaseLock();
     }
   }
-}
 
-export function closeFd(fd: number | undefined): void {
-  if (fd === undefined) return;
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed
+  /** Writes pending rate-limit summaries and waits until everything queued is on disk. */
+  async flush(): Promise<void> {
+    for (const limiter of this.limiters.values()) limiter.finish();
+    await this.file.flush();
   }
 }

@@ -1,15 +1,20 @@
 /**
- * Extension stderr logs: `$ZOT_HOME/logs/ext-<manifest name>.log`. The name a
- * user types is resolved through the installed extensions (so a directory name
- * works), falling back to the raw name for extensions that are not installed
- * (`--ext` runs). Printing streams the file; following keeps printing appended
- * bytes (250 ms stat poll, restarting from the top after truncation or
- * rotation) until the caller's AbortSignal fires. No external `tail`.
+ * Extension stderr logs: `$ZOT_HOME/logs/ext-<manifest name>.log`, plus the
+ * rotated generation `<log>.1` (log-file.ts). The name a user types is
+ * resolved through the installed extensions (so a directory name works),
+ * falling back to the raw name for extensions that are not installed (`--ext`
+ * runs). Printing streams the rotated generation, then the current file;
+ * following then keeps printing appended bytes (250 ms poll) until the
+ * caller's AbortSignal fires, like `tail -F`: it holds the file open, so
+ * after a rotation it first prints what was still appended to the old file,
+ * then the new file from the top; a truncated file is printed from the top.
+ * No external `tail`.
  */
 import type { Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import { extensionLogPath, type ZotPaths } from "../common/home.ts";
+import { rotatedLogPath } from "./log-file.ts";
 import { findInstalled, manifestName } from "./installed.ts";
 
 export interface LogTarget {
@@ -52,27 +57,50 @@ async function statLog(target: LogTarget): Promise<Stats> {
   }
 }
 
-/** Writes the bytes of `path` from `start` to its current end; returns the new position. */
-async function copyFrom(path: string, start: number, write: ChunkWriter): Promise<number> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = new Uint8Array(CHUNK_BYTES);
-    let position = start;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-      if (bytesRead === 0) return position;
-      await write(buffer.slice(0, bytesRead));
-      position += bytesRead;
-    }
-  } finally {
-    await handle.close();
+/** Writes the bytes of an open file from `start` to its current end; returns the new position. */
+async function copyFrom(handle: FileHandle, start: number, write: ChunkWriter): Promise<number> {
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  let position = start;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return position;
+    await write(buffer.slice(0, bytesRead));
+    position += bytesRead;
   }
 }
 
-/** Prints the whole log. Missing log → ZotError `no log for "x" at <path>`. */
+/** Opens `path`, or undefined when it is missing. */
+async function openIfPresent(path: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(path, "r");
+  } catch (err) {
+    if (systemErrorCode(err) === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
+/** Prints the rotated generation, if any. */
+async function printRotated(target: LogTarget, write: ChunkWriter): Promise<void> {
+  const rotated = await openIfPresent(rotatedLogPath(target.path));
+  if (!rotated) return;
+  try {
+    await copyFrom(rotated, 0, write);
+  } finally {
+    await rotated.close();
+  }
+}
+
+/** Prints the rotated generation and the current log. Missing log → ZotError `no log for "x" at <path>`. */
 export async function printLog(target: LogTarget, write: ChunkWriter): Promise<void> {
   await statLog(target);
-  await copyFrom(target.path, 0, write);
+  await printRotated(target, write);
+  const handle = await openIfPresent(target.path);
+  if (!handle) return;
+  try {
+    await copyFrom(handle, 0, write);
+  } finally {
+    await handle.close();
+  }
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -91,10 +119,21 @@ function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
 
+async function statIfPresent(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (err) {
+    if (systemErrorCode(err) === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
 /**
- * Prints the log, then every byte appended to it until `signal` aborts. A
- * shrunk file (truncation) or a new file at the path (rotation) is printed
- * from the start; while the path is missing it waits for it to reappear.
+ * Prints the log (rotated generation first), then every byte appended to it
+ * until `signal` aborts. A rotation (a new file at the path) prints the rest
+ * of the old file, then the new one from the start; a shrunk file
+ * (truncation) is printed from the start; while the path is missing it
+ * waits for it to reappear.
  */
 export async function followLog(
   target: LogTarget,
@@ -102,26 +141,32 @@ export async function followLog(
   signal: AbortSignal,
   pollMs: number = FOLLOW_POLL_MS,
 ): Promise<void> {
-  let current = await statLog(target);
-  let position = await copyFrom(target.path, 0, write);
-  while (!signal.aborted) {
-    await pause(pollMs, signal);
-    if (signal.aborted) break;
-    let latest: Stats;
-    try {
-      latest = await stat(target.path);
-    } catch (err) {
-      if (systemErrorCode(err) === "ENOENT") continue;
-      throw err;
-    }
-    if (!sameFile(current, latest) || latest.size < position) position = 0;
-    current = latest;
-    if (latest.size > position) {
-      try {
-        position = await copyFrom(target.path, position, write);
-      } catch (err) {
-        if (systemErrorCode(err) !== "ENOENT") throw err;
+  await statLog(target);
+  await printRotated(target, write);
+  let handle = await openIfPresent(target.path);
+  let current = handle ? await handle.stat() : undefined;
+  let position = handle ? await copyFrom(handle, 0, write) : 0;
+  try {
+    while (!signal.aborted) {
+      await pause(pollMs, signal);
+      if (signal.aborted) break;
+      const latest = await statIfPresent(target.path);
+      if (latest && (!handle || !current || !sameFile(current, latest))) {
+        // Rotated or replaced: finish the old file, then start the new one.
+        if (handle) {
+          await copyFrom(handle, position, write);
+          await handle.close();
+        }
+        handle = await openIfPresent(target.path);
+        current = handle ? await handle.stat() : undefined;
+        position = handle ? await copyFrom(handle, 0, write) : 0;
+      } else if (handle) {
+        // Truncated: start again from the top (checked before reading, so new bytes are not mistaken for a tail).
+        if ((await handle.stat()).size < position) position = 0;
+        position = await copyFrom(handle, position, write);
       }
     }
+  } finally {
+    await handle?.close();
   }
 }

@@ -1,16 +1,21 @@
 /**
  * Changes to an installed extension: enable/disable rewrites extension.json
  * atomically, keeping every other field and the original top-level key order
- * (`enabled` keeps its place or is appended), 2-space indented with a trailing
- * newline and the file's mode kept. Removal deletes the whole directory (state
- * included) and requires a manifest, so a stray directory is never deleted by
- * name. Failures are ZotErrors naming the file.
+ * (`enabled` appears exactly once: in its first place, or appended), 2-space
+ * indented with a trailing newline and the file's mode kept. It never writes
+ * through a symlink: a symlinked extension directory or manifest is refused
+ * with an error naming the link and its target (the atomic rename replaces
+ * the directory entry, so a hardlinked manifest is not written through
+ * either). Removal deletes the whole directory (state included) and requires
+ * a manifest, so a stray directory is never deleted by name. Failures are
+ * ZotErrors naming the file.
  */
-import { chmod, lstat, readFile, readdir, realpath, rm, stat, unlink } from "node:fs/promises";
+import { chmod, lstat, readFile, readdir, readlink, rm, unlink } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../common/atomic.ts";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
+import { describeJsonProblem, parseJson } from "../common/json.ts";
 import { MANIFEST_FILE, hasManifest } from "./manifest.ts";
 
 export type EnableOutcome = "changed" | "unchanged";
@@ -62,7 +67,7 @@ export function topLevelKeys(text: string): string[] {
 
 /** Serialises `object` with its top-level keys in `order`, 2-space indent, trailing newline. */
 export function serialiseOrdered(object: JsonObject, order: readonly string[]): string {
-  const keys = [...order.filter((key) => Object.hasOwn(object, key))];
+  const keys = [...new Set(order)].filter((key) => Object.hasOwn(object, key));
   for (const key of Object.keys(object)) if (!keys.includes(key)) keys.push(key);
   if (keys.length === 0) return "{}\n";
   const lines = keys.map((key) => `  ${JSON.stringify(key)}: ${JSON.stringify(object[key], null, 2).replace(/\n/g, "\n  ")}`);
@@ -73,35 +78,47 @@ export function serialiseOrdered(object: JsonObject, order: readonly string[]): 
  * Sets `enabled` in `<dir>/extension.json`. Returns "unchanged" (and writes
  * nothing) when the manifest already has that state (absent counts as true).
  */
+async function refuseSymlink(path: string, what: string, manifest: string): Promise<Stats> {
+  const info = await lstat(path);
+  if (!info.isSymbolicLink()) return info;
+  throw new ZotError(
+    "ext.manifest_symlink",
+    `${what}${path} is a symlink (-> ${await readlink(path)}); zot does not write through symlinks: ` +
+      `set "enabled" in ${manifest} by hand`,
+    { file: path },
+  );
+}
+
 export async function setEnabled(dir: string, enabled: boolean): Promise<EnableOutcome> {
   const declared = join(dir, MANIFEST_FILE);
-  let path: string;
   let text: string;
   let mode: number;
   try {
-    path = await realpath(declared);
-    text = await readFile(path, "utf8");
-    mode = (await stat(path)).mode & 0o7777;
+    await refuseSymlink(dir, "the extension directory ", declared);
+    const info = await refuseSymlink(declared, "", declared);
+    if (!info.isFile()) throw new ZotError("ext.manifest_unreadable", `${declared}: not a regular file`, { file: declared });
+    mode = info.mode & 0o7777;
+    text = await readFile(declared, "utf8");
   } catch (err) {
+    if (err instanceof ZotError) throw err;
     throw new ZotError("ext.manifest_unreadable", `${declared}: cannot be read (${systemErrorCode(err) ?? errorMessage(err)})`, {
       file: declared,
     }, { cause: err });
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new ZotError("ext.manifest_invalid", `${declared}: is not valid JSON (${errorMessage(err)}); fix it by hand`, {
+  const read = parseJson(text);
+  if (!read.ok) {
+    throw new ZotError("ext.manifest_invalid", `${declared}: is not valid JSON (${describeJsonProblem(read.problem)}); fix it by hand`, {
       file: declared,
-    }, { cause: err });
+    });
   }
+  const parsed = read.value;
   if (!isJsonObject(parsed)) {
     throw new ZotError("ext.manifest_invalid", `${declared}: expected a JSON object`, { file: declared });
   }
   const alreadySet = parsed.enabled === enabled || (parsed.enabled === undefined && enabled);
   if (alreadySet) return "unchanged";
   const updated: JsonObject = { ...parsed, enabled };
-  await writeFileAtomic(path, serialiseOrdered(updated, [...topLevelKeys(text), "enabled"]), mode);
+  await writeFileAtomic(declared, serialiseOrdered(updated, [...topLevelKeys(text), "enabled"]), mode);
   return "changed";
 }
 

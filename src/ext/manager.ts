@@ -1,12 +1,20 @@
 /**
  * The extension manager: discovers extensions, spawns and handshakes them all
- * concurrently under one startup-wide deadline (so N extensions start in
- * about the time of the slowest, and a silent one cannot block startup),
- * keeps the registry of their commands and tools, routes their runtime frames
- * to the host UI, isolates crashes (pending requests fail at once, their
+ * concurrently under one startup-wide deadline (15 s by default, so a cold
+ * `go run .` or `npx` start fits; N extensions start in about the time of
+ * the slowest, and a silent one is given up on at the deadline), keeps the
+ * registry of their commands and tools, routes their runtime frames to the
+ * host UI, isolates crashes (pending requests fail at once, their
  * registrations disappear, the failure is reported), and stops them all
  * gracefully (shutdown, 2 s, SIGTERM, SIGKILL). Reload = stop all,
  * re-discover with the same options (remembered --ext paths), respawn.
+ *
+ * Nothing here waits for startup on anyone's behalf: start() resolves at the
+ * end of startup, but each extension joins as soon as it can (join-order.ts:
+ * subscriptions once it finished starting, when `joinListeners` hear of it;
+ * registrations once it and every extension before it in load order
+ * finished). shutdown() during startup stops the extensions still starting
+ * at once (one that has not said hello is killed).
  */
 import { extensionLogPath, type ZotPaths } from "../common/home.ts";
 import { ZOT_SEMVER } from "../common/version.ts";
@@ -16,16 +24,18 @@ import {
 } from "./connection.ts";
 import { type DiscoveryReport, discoverExtensions } from "./discovery.ts";
 import { ExtensionLoadError, ExtensionRequestError } from "./errors.ts";
-import { type CommandResponseFrame, HOST_CAPABILITIES, type InboundFrame } from "./frames.ts";
+import { type CommandResponseFrame, HOST_CAPABILITIES, type InboundFrame, type InboundOf } from "./frames.ts";
 import { type ExtensionUI, normaliseNoteLevel } from "./host.ts";
 import { nextRequestId } from "./ids.ts";
 import { HostCallTracker } from "./host-calls.ts";
+import { JoinOrder } from "./join-order.ts";
 import { ExtensionLog } from "./log.ts";
-import { ExtensionRegistry, type RegisteredCommand, type RegisteredTool } from "./registry.ts";
+import { ExtensionRegistry, type RegisteredCommand, type RegisteredTool, describeRefusal } from "./registry.ts";
+import { flushAllLogs } from "./log-file.ts";
 import { type ToolCallOptions, extensionTool } from "./tool-adapter.ts";
 import { ZotError } from "../common/errors.ts";
 
-export const DEFAULT_READY_TIMEOUT_MS = 3_000;
+export const DEFAULT_READY_TIMEOUT_MS = 15_000;
 export const SHUTDOWN_GRACE_MS = 2_000;
 export const COMMAND_REPLY_TIMEOUT_MS = 30_000;
 
@@ -38,9 +48,11 @@ export interface ExtensionManagerOptions {
   readonly explicit: readonly string[];
   readonly noDiscovery: boolean;
   readonly ui: ExtensionUI;
-  /** Startup-wide deadline for hello + ready (default 3 s, env ZOT_EXT_READY_TIMEOUT_MS). */
+  /** Startup-wide deadline for hello + ready (default: extensionReadyTimeout()). */
   readonly readyTimeoutMs?: number;
   readonly shutdownGraceMs?: number;
+  /** After SIGTERM, how long an extension has before SIGKILL (default 1 s). */
+  readonly killGraceMs?: number;
   /** Tool names of the agent's built-ins; extensions cannot take them. */
   readonly builtinTools?: readonly string[];
 }
@@ -68,9 +80,12 @@ export interface InvokedCommand {
   readonly response: CommandResponseFrame;
 }
 
-function readyTimeoutFromEnv(): number {
-  const value = Number(process.env.ZOT_EXT_READY_TIMEOUT_MS);
-  return Number.isFinite(value) && value > 0 ? value : DEFAULT_READY_TIMEOUT_MS;
+/** The startup bound: env ZOT_EXT_READY_TIMEOUT_MS, else config.json's ext_ready_timeout_ms, else 15 s. */
+export function extensionReadyTimeout(configured?: number): number {
+  const fromEnv = Number(process.env.ZOT_EXT_READY_TIMEOUT_MS);
+  if (Number.isFinite(fromEnv) && fromEnv > 0) return fromEnv;
+  if (configured !== undefined && Number.isFinite(configured) && configured > 0) return configured;
+  return DEFAULT_READY_TIMEOUT_MS;
 }
 
 export class ExtensionManager {
@@ -89,15 +104,18 @@ export class ExtensionManager {
   readonly closeListeners = new Set<(extension: string) => void>();
   /** Told about tools registered after startup (late registrations join a running agent). */
   readonly toolListeners = new Set<(tool: RegisteredTool) => void>();
+  /** Told when an extension finished starting (its subscriptions now apply; its registrations may still wait for earlier ones). */
+  readonly joinListeners = new Set<(connection: ExtensionConnection) => void>();
   /** Handles `call_tool` / `call_tool_cancel` frames once an agent is attached (bridge). */
   callToolHandler: ((connection: ExtensionConnection, frame: InboundFrame) => void) | undefined;
-  /**
-   * Registrations that arrive while extensions start are held per extension
-   * and applied in load order once startup ends, so name conflicts resolve
-   * the same way every run (not by which process happened to answer first).
-   */
-  private heldRegistrations: Map<string, InboundFrame[]> | undefined;
   private discovering: Promise<DiscoveryReport> | undefined;
+  /** How long each extension took to finish starting (ready, auto-ready or the deadline), in ms. */
+  readonly startupTimes = new Map<string, number>();
+  /** The running startup's held frames and join order (join-order.ts). */
+  private joining: JoinOrder | undefined;
+  private startup: Promise<void> | undefined;
+  /** Bumped by shutdown(), so a start() still discovering does not spawn afterwards. */
+  private epoch = 0;
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.registry = new ExtensionRegistry(undefined, options.builtinTools);
@@ -110,6 +128,16 @@ export class ExtensionManager {
 
   connection(name: string): ExtensionConnection | undefined {
     return this.live.get(name);
+  }
+
+  /** Extensions still starting (spawned, not yet ready, failed or past the deadline), in load order. */
+  starting(): ExtensionConnection[] {
+    return this.joining?.starting() ?? [];
+  }
+
+  /** Resolves once the running (or last) start() finished; at once when none ran. */
+  whenStarted(): Promise<void> {
+    return this.startup ?? Promise.resolve();
   }
 
   /** A host-side warning about one extension, shown by the mode's UI and logged. */
@@ -139,15 +167,24 @@ export class ExtensionManager {
   }
 
   /** Discovers, spawns and handshakes every extension; resolves once all are ready or the deadline passed. */
-  async start(): Promise<void> {
+  start(): Promise<void> {
     this.stopping = false;
+    const startup = this.startAll();
+    this.startup = startup;
+    return startup;
+  }
+
+  private async startAll(): Promise<void> {
+    const epoch = this.epoch;
     const report = await this.discover();
+    if (epoch !== this.epoch) return;
     this.discovery = report;
     for (const shadowed of report.shadowed) {
       const log = new ExtensionLog(extensionLogPath(this.options.paths, shadowed.loaded.manifest.name));
       log.note(`${shadowed.loaded.dir} not loaded: the name "${shadowed.loaded.manifest.name}" is already taken by ${shadowed.heldBy}`);
     }
-    const deadline = Date.now() + (this.options.readyTimeoutMs ?? readyTimeoutFromEnv());
+    const boundMs = this.options.readyTimeoutMs ?? extensionReadyTimeout();
+    const deadline = Date.now() + boundMs;
     const identity: HostIdentity = {
       zotVersion: ZOT_SEMVER,
       provider: this.options.provider,
@@ -163,28 +200,33 @@ export class ExtensionManager {
       this.subscriptions.set(connection.name, { events: new Set(), intercept: new Set(), onTimeout: found.loaded.manifest.on_timeout ?? "allow" });
       return connection;
     });
-    this.heldRegistrations = new Map(starting.map((connection) => [connection.name, []]));
+    const joining = new JoinOrder(starting, {
+      isLive: (connection) => this.live.get(connection.name) === connection && !connection.closed,
+      applySubscription: (connection, frame) => this.applySubscription(connection.name, frame),
+      applyRegistration: (connection, frame) => this.applyRegistration(connection, frame),
+      joined: (connection) => {
+        for (const listener of this.joinListeners) listener(connection);
+      },
+    });
+    this.joining = joining;
     try {
-      await Promise.all(starting.map((connection) => this.startOne(connection, deadline)));
+      await Promise.all(starting.map((connection) => this.startOne(connection, deadline, boundMs).finally(() => joining.finish(connection))));
     } finally {
-      const held = this.heldRegistrations;
-      this.heldRegistrations = undefined;
-      for (const connection of starting) {
-        if (this.live.get(connection.name) !== connection || connection.closed) continue;
-        for (const frame of held.get(connection.name) ?? []) this.applyRegistration(connection, frame);
-      }
+      if (this.joining === joining) this.joining = undefined;
     }
   }
 
-  private async startOne(connection: ExtensionConnection, deadline: number): Promise<void> {
+  private async startOne(connection: ExtensionConnection, deadline: number, boundMs: number): Promise<void> {
+    const began = Date.now();
     try {
-      await connection.start(deadline);
+      await connection.start(deadline, boundMs);
     } catch (err) {
       this.live.delete(connection.name);
       this.subscriptions.delete(connection.name);
       if (err instanceof ExtensionLoadError) {
         connection.log.note(err.message);
-        this.loadErrors.push(err);
+        // Stopped while starting (zot is exiting or reloading): not a load error.
+        if (!this.stopping) this.loadErrors.push(err);
         return;
       }
       throw err;
@@ -198,6 +240,7 @@ export class ExtensionManager {
     ]);
     clearTimeout(timer);
     connection.markReadyTimeout();
+    this.startupTimes.set(connection.name, Date.now() - began);
   }
 
   onFrame(connection: ExtensionConnection, frame: InboundFrame): void {
@@ -205,20 +248,13 @@ export class ExtensionManager {
     const ui = this.options.ui;
     switch (frame.type) {
       case "register_command":
-      case "register_tool": {
-        const held = this.heldRegistrations?.get(name);
-        if (held) held.push(frame);
-        else this.applyRegistration(connection, frame);
+      case "register_tool":
+        if (!this.joining?.hold(name, frame)) this.applyRegistration(connection, frame);
         return;
-      }
-      case "subscribe": {
-        const subscription = this.subscriptions.get(name);
-        if (!subscription) return;
-        for (const event of frame.events) subscription.events.add(event);
-        for (const event of frame.intercept) subscription.intercept.add(event);
-        if (frame.on_timeout) subscription.onTimeout = frame.on_timeout;
+      case "subscribe":
+        // Events and interception start once the extension finished starting.
+        if (!this.joining?.hold(name, frame)) this.applySubscription(name, frame);
         return;
-      }
       case "notify":
         ui.notify(name, normaliseNoteLevel(frame.level), frame.message);
         return;
@@ -249,16 +285,26 @@ export class ExtensionManager {
     }
   }
 
+  private applySubscription(name: string, frame: InboundOf<"subscribe">): void {
+    const subscription = this.subscriptions.get(name);
+    if (!subscription) return;
+    for (const event of frame.events) subscription.events.add(event);
+    for (const event of frame.intercept) subscription.intercept.add(event);
+    if (frame.on_timeout) subscription.onTimeout = frame.on_timeout;
+  }
+
+  /** Validates and records one registration; a refusal is logged (rate-limited) and the extension carries on. */
   private applyRegistration(connection: ExtensionConnection, frame: InboundFrame): void {
-    if (frame.type === "register_command") {
-      const result = this.registry.registerCommand(connection.name, frame);
-      if (!result.ok) connection.log.note(`command /${frame.name} not registered: already taken by ${result.shadowed.heldBy}`);
-    } else if (frame.type === "register_tool") {
-      const result = this.registry.registerTool(connection.name, frame);
-      if (!result.ok) connection.log.note(`tool "${frame.name}" not registered: already taken by ${result.shadowed.heldBy}`);
-      const registered = result.ok ? this.registry.tool(frame.name) : undefined;
-      if (registered) for (const listener of this.toolListeners) listener(registered);
+    if (frame.type !== "register_command" && frame.type !== "register_tool") return;
+    const result = frame.type === "register_command"
+      ? this.registry.registerCommand(connection.name, frame)
+      : this.registry.registerTool(connection.name, frame);
+    if (!result.ok) {
+      connection.log.limited("refused registrations").note(describeRefusal(result));
+      return;
     }
+    const registered = frame.type === "register_tool" ? this.registry.tool(frame.name) : undefined;
+    if (registered) for (const listener of this.toolListeners) listener(registered);
   }
 
   onClosed(connection: ExtensionConnection, reason: CloseReason): void {
@@ -307,10 +353,24 @@ export class ExtensionManager {
   /** Graceful stop of every extension within one shared grace period. */
   async shutdown(): Promise<void> {
     this.stopping = true;
+    this.epoch += 1;
     const deadline = Date.now() + (this.options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
     const connections = [...this.live.values()];
-    await Promise.all(connections.map((connection) => connection.shutdown(deadline)));
+    await Promise.all(
+      connections.map((connection) => {
+        // Nothing to say to an extension that has not said hello yet.
+        if (!connection.handshaken) {
+          connection.kill();
+          return connection.exited();
+        }
+        return connection.shutdown(deadline, this.options.killGraceMs);
+      }),
+    );
+    await this.startup?.catch(() => undefined);
     this.live.clear();
+    // Rate-limit summaries and queued lines reach the disk before zot exits.
+    await Promise.all(connections.map((connection) => connection.log.flush()));
+    await flushAllLogs();
   }
 
   /** Stops everything, re-reads manifests (same explicit paths and --no-ext), respawns. */
@@ -321,6 +381,7 @@ export class ExtensionManager {
     this.subscriptions.clear();
     this.loadErrors = [];
     this.failures.length = 0;
+    this.startupTimes.clear();
     this.discovering = undefined;
     await this.start();
     const connections = this.connections();

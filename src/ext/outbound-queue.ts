@@ -3,15 +3,26 @@
  * extension's stdin strictly in enqueue order. Enqueueing never waits for the
  * subprocess: frames wait here while a write is in flight. Frames queued in
  * the same tick are joined into one write (one syscall for a burst of events
- * instead of one per frame). The queue is bounded (256 frames or 16 MiB
- * queued, plus the write in flight); overflow,
- * a write that does not complete within the write timeout, or a write error
- * fails the queue once through `onFailure` (the owner disconnects the
- * extension) — frames are never dropped silently.
+ * instead of one per frame).
+ *
+ * The queue exists to catch an extension that stops reading, not to punish
+ * the host's own bursts: correlated requests are flow-controlled before they
+ * get here (request-flow.ts admits one only while `hasRoom()`: fewer than
+ * 256 frames and 8 MiB waiting), so the queue holds one-way frames (events)
+ * plus a bounded number of requests. Its hard bound is a memory bound
+ * (65,536 frames or 16 MiB queued, plus the write in flight); a stopped
+ * reader is caught by the write timeout (a write the pipe has not taken
+ * within 5 s). Overflow, a write timeout or a write error fails the queue
+ * once through `onFailure` (the owner disconnects the extension) — frames
+ * are never dropped silently. `onProgress` is told whenever frames left the
+ * queue for the pipe.
  */
 
-export const MAX_QUEUED_FRAMES = 256;
+export const MAX_QUEUED_FRAMES = 65_536;
 export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+/** Requests are admitted only while fewer frames / bytes than these wait to be written. */
+export const REQUEST_ROOM_FRAMES = 256;
+export const REQUEST_ROOM_BYTES = 8 * 1024 * 1024;
 export const WRITE_TIMEOUT_MS = 5_000;
 /** Upper bound on the characters joined into one write. */
 const MAX_BATCH_CHARS = 1024 * 1024;
@@ -32,6 +43,14 @@ export interface OutboundQueueOptions {
   readonly maxBytes?: number;
   readonly writeTimeoutMs?: number;
   readonly onFailure: (failure: QueueFailure) => void;
+  /** Frames left the queue for the pipe (there may be room again). */
+  readonly onProgress?: () => void;
+}
+
+/** A frame serialised once, ready to queue. */
+export interface PreparedFrame {
+  readonly text: string;
+  readonly bytes: number;
 }
 
 interface QueuedFrame {
@@ -83,17 +102,31 @@ export class OutboundQueue {
    * `onWritten` learns whether the frame reached the pipe.
    */
   enqueue(frame: unknown, onWritten?: (ok: boolean) => void): boolean {
+    return this.enqueuePrepared(prepareFrame(frame), onWritten);
+  }
+
+  /** True while a request may join the queue without crowding it (see REQUEST_ROOM_*). */
+  hasRoom(): boolean {
+    return this.queuedFrames < REQUEST_ROOM_FRAMES && this.queuedBytes < REQUEST_ROOM_BYTES;
+  }
+
+  /** The largest frame the queue can take when empty. */
+  get maxFrameBytes(): number {
+    return this.maxBytes;
+  }
+
+  /** `enqueue` for a frame serialised with prepareFrame. */
+  enqueuePrepared(prepared: PreparedFrame, onWritten?: (ok: boolean) => void): boolean {
     if (this.stopped) {
       onWritten?.(false);
       return false;
     }
-    const text = `${JSON.stringify(frame)}\n`;
-    const bytes = Buffer.byteLength(text);
+    const { text, bytes } = prepared;
     if (this.queuedFrames + 1 > this.maxFrames || this.queuedBytes + bytes > this.maxBytes) {
       const frames = this.queuedFrames + 1;
       const total = this.queuedBytes + bytes;
-      onWritten?.(false);
       this.fail({ kind: "overflow", frames, bytes: total });
+      onWritten?.(false);
       return false;
     }
     this.frames.push({ text, bytes, written: onWritten });
@@ -142,12 +175,17 @@ export class OutboundQueue {
         if (frame.written) callbacks.push(frame.written);
       }
       this.compact();
+      this.options.onProgress?.();
+      if (this.stopped) {
+        for (const callback of callbacks) callback(false);
+        return;
+      }
       let result: number | Promise<number>;
       try {
         result = this.sink.write(text);
       } catch (error) {
-        for (const callback of callbacks) callback(false);
         this.fail({ kind: "write_error", error });
+        for (const callback of callbacks) callback(false);
         return;
       }
       if (typeof result === "number") {
@@ -166,8 +204,8 @@ export class OutboundQueue {
     const timer = setTimeout(() => {
       if (settled) return;
       settled = true;
-      for (const callback of callbacks) callback(false);
       this.fail({ kind: "write_timeout", timeoutMs: this.writeTimeoutMs });
+      for (const callback of callbacks) callback(false);
     }, this.writeTimeoutMs);
     pending.then(
       () => {
@@ -182,8 +220,8 @@ export class OutboundQueue {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        for (const callback of callbacks) callback(false);
         this.fail({ kind: "write_error", error });
+        for (const callback of callbacks) callback(false);
       },
     );
   }
@@ -205,13 +243,14 @@ export class OutboundQueue {
     this.queuedBytes = 0;
   }
 
+  /** The owner hears of the failure first, so frames it is then told were not written can say why. */
   private fail(failure: QueueFailure): void {
     if (this.failed) return;
     this.failed = true;
     this.inFlight = false;
+    this.options.onFailure(failure);
     this.discardQueued();
     this.notifyIdle();
-    this.options.onFailure(failure);
   }
 
   private notifyIdle(): void {
@@ -221,4 +260,10 @@ export class OutboundQueue {
     this.idleWaiters = [];
     for (const waiter of waiters) waiter();
   }
+}
+
+/** Serialises one frame (a JSON value) with its newline. */
+export function prepareFrame(frame: unknown): PreparedFrame {
+  const text = `${JSON.stringify(frame)}\n`;
+  return { text, bytes: Buffer.byteLength(text) };
 }

@@ -1,21 +1,20 @@
 /**
  * Spawning one extension subprocess: exec resolution (absolute as is; paths
  * with a separator or a leading "." relative to the manifest directory; bare
- * names through PATH), cwd = the extension directory, stdin/stdout pipes,
- * stderr appended to the extension's log file, and its own process group so
- * the whole tree can be signalled. Also the signalling helpers and the
- * process-exit safety net that SIGKILLs every live group. Helpers that left
- * the group (setsid, double fork) are ended by the process-tree guard
- * (common/process-tree.ts) on Linux.
+ * names through PATH), cwd = the extension directory, stdin/stdout/stderr
+ * pipes (the caller copies stderr into the extension's log), and its own
+ * process group so the whole tree can be signalled. Also the signalling
+ * helpers and the process-exit safety net that SIGKILLs every live group.
+ * Helpers that left the group (setsid, double fork) are ended by the
+ * process-tree guard (common/process-tree.ts) on Linux.
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
 import { trackSpawned } from "../common/process-tree.ts";
 import type { LoadFailure } from "./errors.ts";
-import { type ExtensionLog, closeFd } from "./log.ts";
 
-export type ExtensionSubprocess = Subprocess<"pipe", "pipe", number | "ignore">;
+export type ExtensionSubprocess = Subprocess<"pipe", "pipe", "pipe">;
 
 export type ExecResolution = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly failure: LoadFailure };
 
@@ -53,16 +52,14 @@ export function spawnExtension(
   execPath: string,
   args: readonly string[],
   dir: string,
-  log: ExtensionLog,
 ): { ok: true; proc: ExtensionSubprocess } | { ok: false; failure: LoadFailure } {
   installSafetyNet();
-  const stderrFd = log.openForChild();
   try {
     const proc = Bun.spawn([execPath, ...args], {
       cwd: dir,
       stdin: "pipe",
       stdout: "pipe",
-      stderr: stderrFd ?? "ignore",
+      stderr: "pipe",
       detached: true,
       env: process.env,
     });
@@ -76,8 +73,6 @@ export function spawnExtension(
     return { ok: true, proc };
   } catch (err) {
     return { ok: false, failure: { kind: "spawn_failed", detail: `could not start: ${err instanceof Error ? err.message : String(err)}` } };
-  } finally {
-    closeFd(stderrFd);
   }
 }
 

@@ -1,12 +1,26 @@
 /**
- * The live index of what extensions registered. Command names are matched
+ * The live index of what extensions registered. Every registration is first
+ * checked against registration-rules.ts (names, descriptions, schemas, the
+ * per-extension caps and the cap on all extensions' tool definitions
+ * together); a registration that fails is rejected, the rest of that
+ * extension's registrations are unaffected. Command names are matched
  * case-insensitively and keep their registered spelling; tools share one
  * namespace with the built-ins. First come first served, built-ins always
- * win; every refused registration is recorded (for the extension's log and
- * doctor). A tool's `deferred` flag travels with it; which deferred tools
- * are active is the agent tool registry's business (src/tools/registry.ts).
+ * win. Every refusal (rejected or shadowed) is recorded for the extension's
+ * log and doctor; at most MAX_REFUSALS_KEPT per extension and kind are kept,
+ * the rest only counted. A tool's `deferred` flag travels with it; which
+ * deferred tools are active is the agent tool registry's business
+ * (src/tools/registry.ts).
  */
 import type { InboundOf } from "./frames.ts";
+import {
+  MAX_COMMAND_DESCRIPTION_CHARS, MAX_COMMANDS_PER_EXTENSION, MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOLS_PER_EXTENSION,
+  MAX_TOTAL_TOOL_DEFINITION_BYTES, checkCommandName, checkDescription, checkToolName, checkToolSchema, definitionBytes,
+} from "./registration-rules.ts";
+import { formatCount, oneLine } from "./drop-log.ts";
+
+/** Refusal records kept per extension and kind (shadowed / rejected); later ones are counted. */
+export const MAX_REFUSALS_KEPT = 20;
 
 export const BUILTIN_SLASH_COMMANDS = [
   "help", "login", "logout", "model", "sessions", "session", "jump", "compact", "study", "btw", "jail",
@@ -38,14 +52,71 @@ export interface ShadowedRegistration {
   readonly heldBy: string;
 }
 
-export type RegistrationResult = { readonly ok: true } | { readonly ok: false; readonly shadowed: ShadowedRegistration };
+export interface RejectedRegistration {
+  readonly extension: string;
+  readonly kind: "command" | "tool";
+  /** The registered name, made one line and clipped. */
+  readonly name: string;
+  readonly reason: string;
+}
 
-const DEFAULT_TOOL_SCHEMA: Readonly<Record<string, unknown>> = { type: "object", properties: {} };
+export type RegistrationResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly shadowed: ShadowedRegistration; readonly rejected?: undefined }
+  | { readonly ok: false; readonly rejected: RejectedRegistration; readonly shadowed?: undefined };
+
+/** The log line for a refused registration. */
+export function describeRefusal(result: Exclude<RegistrationResult, { ok: true }>): string {
+  if (result.shadowed) {
+    const { kind, name, heldBy } = result.shadowed;
+    return `${kind === "command" ? `command /${name}` : `tool "${name}"`} not registered: already taken by ${heldBy}`;
+  }
+  const { kind, name, reason } = result.rejected;
+  return `${kind} ${JSON.stringify(name)} rejected: ${reason}`;
+}
+
+/** Records of one kind, bounded per extension. */
+class RefusalLog<T extends { readonly extension: string }> {
+  readonly kept: T[] = [];
+  private readonly counts = new Map<string, number>();
+
+  add(entry: T): void {
+    const count = (this.counts.get(entry.extension) ?? 0) + 1;
+    this.counts.set(entry.extension, count);
+    if (count <= MAX_REFUSALS_KEPT) this.kept.push(entry);
+  }
+
+  /** Every refusal counted, kept or not. */
+  get total(): number {
+    let total = 0;
+    for (const count of this.counts.values()) total += count;
+    return total;
+  }
+
+  /** Refusals of `extension` beyond the kept ones. */
+  omitted(extension: string): number {
+    return Math.max(0, (this.counts.get(extension) ?? 0) - MAX_REFUSALS_KEPT);
+  }
+
+  extensions(): string[] {
+    return [...this.counts.keys()];
+  }
+
+  clear(): void {
+    this.kept.length = 0;
+    this.counts.clear();
+  }
+}
 
 export class ExtensionRegistry {
   private readonly commandsByKey = new Map<string, RegisteredCommand>();
   private readonly toolsByName = new Map<string, RegisteredTool>();
-  readonly shadowed: ShadowedRegistration[] = [];
+  private readonly definitionSizes = new Map<string, number>();
+  private readonly toolCounts = new Map<string, number>();
+  private readonly commandCounts = new Map<string, number>();
+  private totalDefinitionBytes = 0;
+  private readonly shadowedLog = new RefusalLog<ShadowedRegistration>();
+  private readonly rejectedLog = new RefusalLog<RejectedRegistration>();
   private readonly builtinCommands: ReadonlySet<string>;
   private readonly builtinTools: ReadonlySet<string>;
 
@@ -54,40 +125,104 @@ export class ExtensionRegistry {
     this.builtinTools = new Set(builtinTools);
   }
 
+  /** Shadowed registrations (name already taken), at most MAX_REFUSALS_KEPT per extension. */
+  get shadowed(): readonly ShadowedRegistration[] {
+    return this.shadowedLog.kept;
+  }
+
+  /** Rejected registrations (failed validation or a cap), at most MAX_REFUSALS_KEPT per extension. */
+  get rejected(): readonly RejectedRegistration[] {
+    return this.rejectedLog.kept;
+  }
+
+  /** Every rejected registration, including those not kept. */
+  get rejectedTotal(): number {
+    return this.rejectedLog.total;
+  }
+
+  /** How many refusals of `extension` were counted but not kept. */
+  omittedRefusals(extension: string): { readonly shadowed: number; readonly rejected: number } {
+    return { shadowed: this.shadowedLog.omitted(extension), rejected: this.rejectedLog.omitted(extension) };
+  }
+
+  /** Extensions with any refusal. */
+  refusedExtensions(): string[] {
+    return [...new Set([...this.shadowedLog.extensions(), ...this.rejectedLog.extensions()])];
+  }
+
   registerCommand(extension: string, frame: InboundOf<"register_command">): RegistrationResult {
+    const reason = checkCommandName(frame.name) ?? checkDescription(frame.description, MAX_COMMAND_DESCRIPTION_CHARS);
+    if (reason) return this.reject({ extension, kind: "command", name: frame.name, reason });
     const key = frame.name.toLowerCase();
     const heldBy = this.builtinCommands.has(key) ? "built-in" : this.commandsByKey.get(key)?.extension;
-    if (heldBy !== undefined) return this.refuse({ extension, kind: "command", name: frame.name, heldBy });
+    if (heldBy !== undefined) return this.shadow({ extension, kind: "command", name: frame.name, heldBy });
+    if ((this.commandCounts.get(extension) ?? 0) >= MAX_COMMANDS_PER_EXTENSION) {
+      return this.reject({ extension, kind: "command", name: frame.name, reason: `the extension already has ${MAX_COMMANDS_PER_EXTENSION} commands (the limit)` });
+    }
     this.commandsByKey.set(key, { name: frame.name, description: frame.description, extension });
+    this.commandCounts.set(extension, (this.commandCounts.get(extension) ?? 0) + 1);
     return { ok: true };
   }
 
   registerTool(extension: string, frame: InboundOf<"register_tool">): RegistrationResult {
+    const refuse = (reason: string): RegistrationResult => this.reject({ extension, kind: "tool", name: frame.name, reason });
+    const invalid = checkToolName(frame.name) ?? checkDescription(frame.description, MAX_TOOL_DESCRIPTION_CHARS);
+    if (invalid) return refuse(invalid);
+    const schema = checkToolSchema(frame.schema);
+    if (!schema.ok) return refuse(schema.reason);
     const heldBy = this.builtinTools.has(frame.name) ? "built-in" : this.toolsByName.get(frame.name)?.extension;
-    if (heldBy !== undefined) return this.refuse({ extension, kind: "tool", name: frame.name, heldBy });
+    if (heldBy !== undefined) return this.shadow({ extension, kind: "tool", name: frame.name, heldBy });
+    if ((this.toolCounts.get(extension) ?? 0) >= MAX_TOOLS_PER_EXTENSION) {
+      return refuse(`the extension already has ${MAX_TOOLS_PER_EXTENSION} tools (the limit)`);
+    }
+    const bytes = definitionBytes(frame.name, frame.description, schema.value);
+    if (this.totalDefinitionBytes + bytes > MAX_TOTAL_TOOL_DEFINITION_BYTES) {
+      return refuse(
+        `its definition (${formatCount(bytes)} bytes) would bring all extension tool definitions to ` +
+          `${formatCount(this.totalDefinitionBytes + bytes)} bytes, over the limit of ${formatCount(MAX_TOTAL_TOOL_DEFINITION_BYTES)}`,
+      );
+    }
     this.toolsByName.set(frame.name, {
       name: frame.name,
       description: frame.description,
-      schema: frame.schema ?? DEFAULT_TOOL_SCHEMA,
+      schema: schema.value,
       deferred: frame.deferred === true,
       interactive: frame.interactive === true,
       extension,
     });
+    this.definitionSizes.set(frame.name, bytes);
+    this.totalDefinitionBytes += bytes;
+    this.toolCounts.set(extension, (this.toolCounts.get(extension) ?? 0) + 1);
     return { ok: true };
+  }
+
+  /** Serialized bytes of every registered extension tool definition. */
+  get toolDefinitionBytes(): number {
+    return this.totalDefinitionBytes;
   }
 
   /** Drops everything an extension registered (crash, disconnect, reload). */
   unregisterExtension(extension: string): void {
+    this.toolCounts.delete(extension);
+    this.commandCounts.delete(extension);
     for (const [key, command] of this.commandsByKey) if (command.extension === extension) this.commandsByKey.delete(key);
     for (const [name, tool] of this.toolsByName) {
-      if (tool.extension === extension) this.toolsByName.delete(name);
+      if (tool.extension !== extension) continue;
+      this.toolsByName.delete(name);
+      this.totalDefinitionBytes -= this.definitionSizes.get(name) ?? 0;
+      this.definitionSizes.delete(name);
     }
   }
 
   clear(): void {
     this.commandsByKey.clear();
     this.toolsByName.clear();
-    this.shadowed.length = 0;
+    this.definitionSizes.clear();
+    this.toolCounts.clear();
+    this.commandCounts.clear();
+    this.totalDefinitionBytes = 0;
+    this.shadowedLog.clear();
+    this.rejectedLog.clear();
   }
 
   command(name: string): RegisteredCommand | undefined {
@@ -107,8 +242,14 @@ export class ExtensionRegistry {
     return [...this.toolsByName.values()];
   }
 
-  private refuse(shadowed: ShadowedRegistration): RegistrationResult {
-    this.shadowed.push(shadowed);
+  private shadow(shadowed: ShadowedRegistration): RegistrationResult {
+    this.shadowedLog.add(shadowed);
     return { ok: false, shadowed };
+  }
+
+  private reject(rejected: RejectedRegistration): RegistrationResult {
+    const entry = { ...rejected, name: oneLine(rejected.name, 80) };
+    this.rejectedLog.add(entry);
+    return { ok: false, rejected: entry };
   }
 }

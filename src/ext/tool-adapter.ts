@@ -2,14 +2,19 @@
  * Extension tools as agent Tools. `execute` sends `tool_call` to the owning
  * extension and maps its `tool_result` (text and base64 image blocks,
  * is_error, activate_tools) to a ToolOutcome tagged with the extension name.
- * Reply timeout (60 s default; none for interactive tools), cancellation and
- * disconnects become typed outcomes (timed_out / cancelled / failed); a
- * `tool_cancel` goes to extensions that advertised it when a delivered call is
- * abandoned. Late results are ignored by the connection.
+ * Calls pass the connection's flow control: the model's calls in the model
+ * lane, calls made for an extension's call_tool in the nested lane (never
+ * waiting for a slot). The reply timeout (60 s default; none for interactive
+ * tools) starts when the call is sent; a call that waited in the host until
+ * the extension had answered nothing for that long fails unsent (timed_out).
+ * Timeouts, cancellation, disconnects and refusals become typed outcomes
+ * (timed_out / cancelled / failed); a `tool_cancel` goes to extensions that
+ * advertised it only when a call that was sent is abandoned. Late results are
+ * ignored by the connection.
  */
 import type { Tool, ToolContext, ToolOutcome, ToolResultContent } from "../tools/types.ts";
 import type { ExtensionConnection } from "./connection.ts";
-import { ExtensionRequestError } from "./errors.ts";
+import { ExtensionRequestError, describeRequestFailure } from "./errors.ts";
 import type { ToolResultFrame, WireContentBlock } from "./frames.ts";
 import { type HostCallTracker, parentChain } from "./host-calls.ts";
 import { nextRequestId } from "./ids.ts";
@@ -72,11 +77,14 @@ export async function callExtensionTool(
   }
   const id = nextRequestId("tool");
   const timeoutMs = tool.interactive ? undefined : (options.timeoutMs ?? TOOL_REPLY_TIMEOUT_MS);
-  options.tracker?.begin({ requestId: id, extension: tool.extension, chain: [...(parentChain.getStore() ?? []), tool.name], signal: options.signal });
+  const chainAbove = parentChain.getStore();
+  options.tracker?.begin({ requestId: id, extension: tool.extension, chain: [...(chainAbove ?? []), tool.name], signal: options.signal });
   try {
     const reply = (await connection.request({ type: "tool_call", id, name: tool.name, args }, "tool_result", {
       timeoutMs,
       signal: options.signal,
+      // A call made for an extension's call_tool never waits for a slot its callers hold.
+      lane: chainAbove === undefined ? "model" : "nested",
     })) as ToolResultFrame;
     const mapped = mapResultBlocks(tool.extension, reply.content);
     return {
@@ -88,11 +96,24 @@ export async function callExtensionTool(
     };
   } catch (err) {
     if (!(err instanceof ExtensionRequestError)) return failure(tool, String(err), "failed");
-    const abandoned = err.failure.kind === "timeout" || err.failure.kind === "cancelled";
+    const cause = err.failure;
+    const abandoned = cause.kind === "timeout" || (cause.kind === "cancelled" && cause.sent);
     if (abandoned && connection.capabilities.has("tool_cancel")) connection.send({ type: "tool_cancel", id });
-    if (err.failure.kind === "timeout") return failure(tool, `no result within ${err.failure.timeoutMs / 1000} s (timed out)`, "timed_out");
-    if (err.failure.kind === "cancelled") return failure(tool, "cancelled", "cancelled");
-    return failure(tool, err.failure.kind === "disconnected" ? `extension disconnected: ${err.failure.detail}` : "the call could not be delivered", "failed");
+    switch (cause.kind) {
+      case "timeout":
+        return failure(tool, `no result within ${cause.timeoutMs / 1000} s (timed out)`, "timed_out");
+      case "cancelled":
+        return failure(tool, "cancelled", "cancelled");
+      case "stalled":
+        return failure(tool, `${describeRequestFailure(cause)} (timed out)`, "timed_out");
+      case "disconnected":
+        return failure(tool, `extension disconnected: ${cause.detail}`, "failed");
+      case "overloaded":
+      case "too_large":
+        return failure(tool, describeRequestFailure(cause), "failed");
+      default:
+        return failure(tool, "the call could not be delivered", "failed");
+    }
   } finally {
     options.tracker?.end(id);
   }

@@ -1,8 +1,9 @@
 /**
  * The headless run shared by print and JSON modes: validate flags, read the
- * prompt, set up (setup.ts), run the prompt or extension command
- * (commands.ts), report through the mode's output, and always clean up
- * (session closed, extensions shut down) before returning the exit code.
+ * prompt, set up (setup.ts), wait for extensions still starting (saying so on
+ * stderr after a second, extension-wait.ts), run the prompt or extension
+ * command (commands.ts), report through the mode's output, and always clean
+ * up (session closed, extensions shut down) before returning the exit code.
  *
  * Exit codes: 0 success; 1 failure (one `zot: <message>` line on stderr,
  * printed by the CLI entry from the thrown error); 2 usage errors; 130 / 129
@@ -20,6 +21,7 @@ import { ZotError, errorMessage } from "../common/errors.ts";
 import type { MainFlags } from "../cli/flags.ts";
 import { Cleanup } from "./cleanup.ts";
 import { runHeadlessPrompt, type HeadlessResult } from "./commands.ts";
+import { waitForExtensions } from "./extension-wait.ts";
 import { createJsonOutput } from "./json.ts";
 import { parseHeadlessOptions } from "./options.ts";
 import type { HeadlessOutput } from "./output.ts";
@@ -57,6 +59,8 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
     const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
     const showEvent = (event: AgentEvent): void => output.event(event);
     const runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: queueStderr, signal }, cleanup);
+    // The prompt may need an extension's tools, or be its slash command.
+    await waitForExtensions(runtime, queueStderr, signal);
     if (signal.aborted) throw new InterruptedError();
     const result = await runHeadlessPrompt({ runtime, signal, showEvent }, prompt);
     if (result.kind === "display") output.display(result.extension, result.text);

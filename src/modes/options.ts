@@ -20,6 +20,7 @@ export type SessionChoice =
   | { readonly kind: "none" }
   | { readonly kind: "new" }
   | { readonly kind: "path"; readonly path: string }
+  | { readonly kind: "fork"; readonly path: string }
   | { readonly kind: "continue" }
   | { readonly kind: "resume" };
 
@@ -88,9 +89,10 @@ export function parseToolSelection(flags: Pick<MainFlags, "tools" | "noTools">):
   return { only, none: false };
 }
 
-export function parseSessionChoice(flags: Pick<MainFlags, "noSession" | "session" | "continue" | "resume">): SessionChoice {
+export function parseSessionChoice(flags: Pick<MainFlags, "noSession" | "session" | "fork" | "continue" | "resume">): SessionChoice {
   const chosen = [
     flags.session !== undefined ? "--session" : undefined,
+    flags.fork !== undefined ? "--fork" : undefined,
     flags.continue ? "--continue" : undefined,
     flags.resume ? "--resume" : undefined,
   ].filter((name): name is string => name !== undefined);
@@ -102,6 +104,10 @@ export function parseSessionChoice(flags: Pick<MainFlags, "noSession" | "session
   if (flags.session !== undefined) {
     if (flags.session.trim() === "") throw new UsageError("--session needs a file path", { flag: "--session" });
     return { kind: "path", path: flags.session };
+  }
+  if (flags.fork !== undefined) {
+    if (flags.fork.trim() === "") throw new UsageError("--fork needs a session file path", { flag: "--fork" });
+    return { kind: "fork", path: flags.fork };
   }
   if (flags.continue) return { kind: "continue" };
   if (flags.resume) return { kind: "resume" };

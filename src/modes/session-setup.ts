@@ -1,25 +1,30 @@
 /**
  * The session a headless run reads and writes (reference notes §4.8):
- * --no-session → none; --session <path> → that file (loaded with repair, then
- * appended to); --continue → the newest session of this cwd holding a message
- * (none → a new one, with a note on stderr); --resume → a numbered picker on
- * stderr (sanitized on a terminal: titles come from session files) reading
- * the choice from stdin (needs a terminal on stdin); else a new
- * file. Empty, stale sessions of this cwd's directory are pruned (never our
- * own). The persistence callbacks append every message and usage row as the
- * turn goes; a failing write is reported once on stderr and the run goes on.
- * close() closes the writer (a new file that got no message is deleted).
+ * --no-session → none; --session <path> → that file (locked, loaded with
+ * repair, then appended to); --continue → the newest session of this cwd
+ * holding a message (none → a new one, with a note on stderr); --resume → a
+ * numbered picker on stderr (sanitized on a terminal: titles come from
+ * session files) reading the choice from stdin (needs a terminal on stdin);
+ * --fork <path> → a new session holding a copy of that one
+ * (session/fork.ts); else a new file. A session another zot is writing is
+ * refused (SessionError "busy", naming the `--fork` remedy). $ZOT_HOME and
+ * the sessions directories are kept private (0700). Empty, stale sessions of
+ * this cwd's directory are pruned (never our own). The persistence callbacks
+ * append every message and usage row as the turn goes; a failing write is
+ * reported once on stderr and the run goes on. close() closes the writer and
+ * releases its lock (a new file that got no message is deleted).
  */
 import { ZotError, errorMessage } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
+import { tightenPath, PRIVATE_DIR_MODE } from "../common/private.ts";
 import { forStderr } from "../common/terminal-text.ts";
 import type { AgentPersistence, CompactionPersistRecord } from "../agent/types.ts";
 import type { Message, Usage } from "../providers/types.ts";
 import {
   SessionWriter,
+  forkSession,
   latestSession,
   listSessions,
-  loadSession,
   pickSession,
   pruneEmptySessions,
   sessionDirForCwd,
@@ -115,20 +120,41 @@ function persistenceFor(writer: SessionWriter, warn: (line: string) => void): Ag
   };
 }
 
+function reportWarnings(loaded: LoadedSession, warn: (line: string) => void): void {
+  for (const warning of loaded.warnings) {
+    const where = warning.line > 0 ? `${loaded.path}:${warning.line}` : loaded.path;
+    warn(`zot: warning: ${where}: ${warning.message}\n`);
+  }
+}
+
+/** Tightens $ZOT_HOME and the sessions directories that exist (the writer creates missing ones 0700). */
+function tightenSessionDirs(input: SessionSetupInput): void {
+  for (const dir of [input.paths.home, input.paths.sessions, sessionDirForCwd(input.cwd, input.paths.sessions)]) {
+    tightenPath(dir, PRIVATE_DIR_MODE);
+  }
+}
+
 export async function openHeadlessSession(input: SessionSetupInput): Promise<HeadlessSession> {
   if (input.choice.kind === "none") return NO_SESSION;
-  const path = await existingPath(input);
+  tightenSessionDirs(input);
+  const newSession = { cwd: input.cwd, provider: input.provider, model: input.model, sessionsRoot: input.paths.sessions };
   let loaded: LoadedSession | undefined;
   let writer: SessionWriter;
-  if (path !== undefined) {
-    loaded = loadSession(path);
-    for (const warning of loaded.warnings) input.warn(`zot: warning: ${path}:${warning.line}: ${warning.message}\n`);
-    writer = SessionWriter.openExisting(path);
-    if (writer.meta.provider !== input.provider || writer.meta.model !== input.model) {
-      writer.appendMeta({ provider: input.provider, model: input.model });
-    }
+  if (input.choice.kind === "fork") {
+    ({ writer, loaded } = forkSession(input.choice.path, newSession));
+    input.warn(`zot: forked ${input.choice.path} into ${writer.path}\n`);
+    reportWarnings(loaded, input.warn);
   } else {
-    writer = SessionWriter.create({ cwd: input.cwd, provider: input.provider, model: input.model, sessionsRoot: input.paths.sessions });
+    const path = await existingPath(input);
+    if (path !== undefined) {
+      ({ writer, loaded } = SessionWriter.resume(path));
+      reportWarnings(loaded, input.warn);
+    } else {
+      writer = SessionWriter.create(newSession);
+    }
+  }
+  if (loaded !== undefined && (writer.meta.provider !== input.provider || writer.meta.model !== input.model)) {
+    writer.appendMeta({ provider: input.provider, model: input.model });
   }
   const pruned = pruneEmptySessions(sessionDirForCwd(input.cwd, input.paths.sessions), { keep: [writer.path] }).then(
     () => undefined,

@@ -6,8 +6,20 @@
  * provider/model resolution and credential lookup come first (extensions'
  * hello_ack names provider and model, and a missing key should fail before
  * anything is spawned), then the provider connection is warmed up and the
- * extensions start while the session and system prompt are prepared; they
- * are awaited just before the agent is built.
+ * extensions start while the session and system prompt are prepared.
+ *
+ * Setup never waits for extensions to finish starting (their bound is 15 s
+ * by default: ZOT_EXT_READY_TIMEOUT_MS, else config.json
+ * ext_ready_timeout_ms). The runtime's `extensionsStarted` resolves once
+ * startup finished and its problems were reported (load errors, including an
+ * extension that never spoke, at the moment the bound passes). Tools and
+ * commands join the running agent as extensions become ready; an extension
+ * that intercepts before_agent_start re-runs the system prompt hook when it
+ * joins. The session opens for extensions (session_start) when startup
+ * finished or at the first prompt, whichever comes first; an extension that
+ * finishes starting after that gets its own session_start. The headless
+ * modes wait for `extensionsStarted` before their first model request
+ * (extension-wait.ts); interactive mode never waits.
  *
  * Defaults come from $ZOT_HOME/config.json (provider, model, reasoning,
  * auto_compact) where no flag names them. Skills (built-in, extension
@@ -42,6 +54,7 @@ import { loadConfig, type ZotConfig } from "../common/config.ts";
 import { zotPaths, type ZotPaths } from "../common/home.ts";
 import type { MainFlags } from "../cli/flags.ts";
 import type { ExtensionBridge, PermissionPolicy } from "../ext/bridge.ts";
+import type { ExtensionConnection } from "../ext/connection.ts";
 import type { ExtensionUI } from "../ext/host.ts";
 import type { ExtensionManager } from "../ext/manager.ts";
 import { mayFindExtensions } from "../ext/scopes.ts";
@@ -76,6 +89,8 @@ export interface HeadlessRuntime {
   readonly session: HeadlessSession;
   /** The agent's tool registry (extension tools join and leave it as extensions come and go). */
   readonly tools: ToolRegistry;
+  /** Resolves once extension startup finished and its problems were reported (at once without a host). */
+  readonly extensionsStarted: Promise<void>;
 }
 
 /** What the interactive mode adds to a run (absent in print, JSON and RPC modes). */
@@ -156,12 +171,11 @@ function reportExtensionProblems(manager: ExtensionManager, warn: (text: string)
   for (const error of manager.loadErrors) warn(`zot: warning: ${error.message}\n`);
 }
 
-async function toolRegistry(options: HeadlessOptions, manager: ExtensionManager | undefined, skills: readonly Skill[], allowInteractive: boolean): Promise<ToolRegistry> {
+/** The built-ins and the skill tool; extension tools join in setupHeadless. */
+async function toolRegistry(options: HeadlessOptions, skills: readonly Skill[]): Promise<ToolRegistry> {
   const registry = new ToolRegistry(builtinTools({ only: options.tools.only, none: options.tools.none }));
   // Like the original, the skill tool joins even with --no-tools / --tools when there are skills.
   if (skills.length > 0) registry.register((await import("../skills/index.ts")).createSkillTool(skills));
-  // The registry refuses names taken by (or reserved for) built-ins; the manager already logged conflicts.
-  for (const tool of manager?.tools({ allowInteractive }) ?? []) registry.register(tool);
   return registry;
 }
 
@@ -187,12 +201,14 @@ interface ExtensionStart {
   readonly resolved: ResolvedModel;
   readonly warn: (text: string) => void;
   readonly ui: ExtensionUI | undefined;
+  readonly config: ZotConfig;
 }
 
 /** Imports the host, then creates the manager; start() is the caller's. */
 async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
-  const [{ ExtensionManager }, { headlessExtensionUI }] = await Promise.all([import("../ext/manager.ts"), import("../ext/host.ts")]);
+  const [{ ExtensionManager, extensionReadyTimeout }, { headlessExtensionUI }] = await Promise.all([import("../ext/manager.ts"), import("../ext/host.ts")]);
   return new ExtensionManager({
+    readyTimeoutMs: extensionReadyTimeout(input.config.ext_ready_timeout_ms),
     paths: input.paths,
     cwd: input.cwd,
     provider: input.resolved.provider,
@@ -237,17 +253,29 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
 
   let managerCreated: Promise<ExtensionManager> | undefined;
   let extensionsStarted: Promise<void> = Promise.resolve();
+  /** Set once cleanup began: a startup that ends because zot is leaving reports nothing. */
+  let leaving = false;
   const interactive = input.interactive !== undefined;
   const permissions = input.interactive?.permissions;
   if (interactive || mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
-    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI });
+    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config });
     const started = created.then((manager) => manager.start());
     managerCreated = created;
-    extensionsStarted = started;
+    // Problems are reported once startup finished (the bound passed for a silent extension), whoever waits.
+    extensionsStarted = started.then(
+      async () => {
+        if (!leaving) reportExtensionProblems(await created, warn);
+      },
+      (err: unknown) => {
+        if (!leaving) warn(`zot: warning: extensions could not start: ${errorMessage(err)}\n`);
+      },
+    );
     cleanup.add(async () => {
-      await started.catch(() => undefined);
+      leaving = true;
+      // Stops extensions still starting at once; no need to wait out their bound.
       const manager = await created.catch(() => undefined);
       await manager?.shutdown();
+      await started.catch(() => undefined);
     });
   }
 
@@ -278,11 +306,9 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     await session.pruned;
   });
   const system = await systemPrompt;
-  await extensionsStarted;
   const manager = await managerCreated;
   let extensions: HeadlessExtensions | undefined;
   if (manager !== undefined) {
-    reportExtensionProblems(manager, warn);
     const { ExtensionBridge } = await import("../ext/bridge.ts");
     const bridge = new ExtensionBridge(manager, {
       sessionId: session.writer?.id ?? crypto.randomUUID(),
@@ -296,8 +322,11 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   }
   const bridge = extensions?.bridge;
 
-  const tools = await toolRegistry(options, manager, await skillsFound, interactive);
+  const tools = await toolRegistry(options, await skillsFound);
+  // No await from here to the listeners: a tool registered in between would be missed.
   if (manager !== undefined) {
+    // The registry refuses names taken by (or reserved for) built-ins; the manager already logged conflicts.
+    for (const tool of manager.tools({ allowInteractive: interactive })) tools.register(tool);
     manager.toolListeners.add((tool) => tools.register(manager.toolFor(tool, { allowInteractive: interactive })));
     manager.closeListeners.add((extension) => tools.unregisterExtension(extension));
   }
@@ -334,11 +363,20 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
           },
   });
   if (agent instanceof ZotError) throw agent;
-  if (bridge !== undefined) {
+  if (manager !== undefined && bridge !== undefined) {
     bridge.attachAgent((call, runOptions) => agent.runTool(call, runOptions));
     cleanup.add(() => bridge.dispose());
-    bridge.sessionStart();
+    const joined = (connection: ExtensionConnection): void => {
+      // A late system-prompt interceptor is consulted from the next model request on.
+      if (manager.subscriptions.get(connection.name)?.intercept.has("before_agent_start")) agent.resetSystemPrompt();
+      bridge.extensionJoined(connection);
+    };
+    manager.joinListeners.add(joined);
+    void extensionsStarted.then(() => {
+      manager.joinListeners.delete(joined);
+      if (!leaving) bridge.sessionStart();
+    });
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
-  return { cwd, agent, extensions, session, tools };
+  return { cwd, agent, extensions, session, tools, extensionsStarted };
 }

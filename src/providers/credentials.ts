@@ -4,13 +4,17 @@
  * `$ZOT_HOME/auth.json` (`{"anthropic":{"api_key":"..."}}`, validated).
  * Ollama needs no key. A missing key is ProviderError "config" with one line
  * naming the variable and the flag. `saveApiKey` rewrites auth.json
- * atomically with mode 0600, keeping other providers' entries.
+ * atomically with mode 0600 in a 0700 directory, keeping other providers'
+ * entries; an existing auth.json readable by others is tightened to 0600
+ * when it is read (best effort, common/private.ts).
  */
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenPath } from "../common/private.ts";
 import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { ProviderError, type ProviderName } from "./types.ts";
@@ -54,6 +58,7 @@ export async function readAuthFile(path: string): Promise<AuthFile> {
     if (systemErrorCode(err) === "ENOENT") return {};
     throw new ProviderError("config", `cannot read ${path}: ${errorMessage(err)}`, undefined, { file: path });
   }
+  tightenPath(path, PRIVATE_FILE_MODE);
   const document = parseJson(text, MAX_JSON_DEPTH);
   if (!document.ok) {
     const problem = document.problem;
@@ -96,5 +101,6 @@ export async function resolveApiKey(lookup: CredentialLookup): Promise<Credentia
 export async function saveApiKey(provider: ProviderName, apiKey: string, authFile: string = zotPaths().authFile): Promise<void> {
   const current = await readAuthFile(authFile);
   const next: AuthFile = { ...current, [provider]: { api_key: apiKey } };
-  await writeFileAtomic(authFile, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+  ensurePrivateDir(dirname(authFile));
+  await writeFileAtomic(authFile, `${JSON.stringify(next, null, 2)}\n`, PRIVATE_FILE_MODE);
 }

@@ -43,6 +43,8 @@ import { ProviderError, type RetryNotice } from "./types.ts";
 export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
 export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 600_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/** Characters of model output (text, thinking, tool-call arguments) one response may carry. */
+export const DEFAULT_MAX_OUTPUT_CHARS = 16 * 1024 * 1024;
 
 export interface PostStreamOptions {
   /** Provider label used in error lines ("anthropic", "openai", ...). */
@@ -93,6 +95,11 @@ export function resolveStallTimeoutMs(explicit?: number, env: Env = process.env)
 /** The keepalive timeout: explicit option, else ZOT_STREAM_KEEPALIVE_TIMEOUT_MS, else 600 s. */
 export function resolveKeepaliveTimeoutMs(explicit?: number, env: Env = process.env): number {
   return positiveSetting(explicit, env, "ZOT_STREAM_KEEPALIVE_TIMEOUT_MS", DEFAULT_KEEPALIVE_TIMEOUT_MS);
+}
+
+/** The model-output cap of one response: ZOT_STREAM_MAX_OUTPUT_CHARS, else 16 Mi characters. */
+export function resolveMaxOutputChars(env: Env = process.env): number {
+  return positiveSetting(undefined, env, "ZOT_STREAM_MAX_OUTPUT_CHARS", DEFAULT_MAX_OUTPUT_CHARS);
 }
 
 /** The response size cap: explicit option, else ZOT_STREAM_MAX_BYTES, else 256 MiB. */

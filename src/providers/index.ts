@@ -27,9 +27,11 @@ export {
   resolveStallTimeoutMs,
   resolveKeepaliveTimeoutMs,
   resolveMaxResponseBytes,
+  resolveMaxOutputChars,
   DEFAULT_STALL_TIMEOUT_MS,
   DEFAULT_KEEPALIVE_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_OUTPUT_CHARS,
 } from "./http.ts";
 export { DEFAULT_RETRY_POLICY, MAX_RETRIES_ENV, type RetryPolicy } from "./retry.ts";
 

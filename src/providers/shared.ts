@@ -13,7 +13,7 @@
 import * as v from "valibot";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { stdoutRoom } from "../common/stdout.ts";
-import { postStream, type PostStreamOptions, type StreamingResponse } from "./http.ts";
+import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 import {
@@ -231,10 +231,17 @@ function untilAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** "16 Mi" for exact multiples of 1 Mi, else the plain count. */
+function formatChars(count: number): string {
+  return count % (1024 * 1024) === 0 ? `${count / (1024 * 1024)} Mi` : String(count);
+}
+
 /**
  * POST, then SSE events into the decoder until its terminal event. Every
  * event restarts the idle timeout, every decoder emission the keepalive
- * timeout (http.ts); an abort resolves with stop "aborted" and the partial
+ * timeout (http.ts); model output past ZOT_STREAM_MAX_OUTPUT_CHARS (16 Mi
+ * characters of text, thinking and tool-call arguments together) is
+ * "too_large"; an abort resolves with stop "aborted" and the partial
  * message; a stream that ends before its terminal event is "truncated".
  * While common/stdout.ts has no room, the next event is not read (neither
  * timeout runs meanwhile).
@@ -242,8 +249,17 @@ function untilAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
 export async function runStream(options: RunStreamOptions): Promise<StreamResult> {
   const { request, label } = options;
   let response: StreamingResponse | undefined;
+  // What the model produced is held in memory and persisted: bound it (the wire bound alone lets ~2× that into memory).
+  const maxOutputChars = resolveMaxOutputChars();
+  let outputChars = 0;
   const decoder = options.decoder((event) => {
     response?.sawOutput();
+    if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "tool_use_args") {
+      outputChars += event.delta.length;
+      if (outputChars > maxOutputChars) {
+        throw new ProviderError("too_large", `${label}: model output longer than ${formatChars(maxOutputChars)} characters in one response (the per-response limit)`);
+      }
+    }
     options.onEvent(event);
   });
   let terminal = false;

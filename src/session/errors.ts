@@ -10,6 +10,7 @@ export type SessionErrorKind =
   | "unreadable" // exists but cannot be read / opened
   | "invalid" // no valid meta row on line 1
   | "exists" // O_EXCL create collided repeatedly
+  | "busy" // another zot holds the session's lock
   | "write" // a write or truncate failed
   | "closed"; // append after close()
 

@@ -1,19 +1,27 @@
 /**
- * Finding sessions: listSessions summarises every session file of one cwd
- * directory (newest modified first, ties by file name descending);
- * latestSession picks the one `--continue` resumes; pickSession prints a
+ * Finding sessions, reading a bounded amount of each file. listSessions
+ * summarises every session file of one cwd directory (newest modified
+ * first, ties by file name descending) from its index file (index-file.ts)
+ * plus the rows appended since; a file without a valid index is read once in
+ * full, in bounded memory, and indexed when that read was long.
+ * latestSession, what `--continue` resumes, reads only the head of each
+ * file, newest first, until one holds a message row. pickSession prints a
  * numbered list to a writable (stderr) and reads the choice from a readable
- * (stdin) for `--resume`. Listing only reads: it never repairs files, and
- * files that are not sessions are left out.
+ * (stdin) for `--resume`. Listing never repairs session files, and files
+ * that are not sessions are left out.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
-import { emptyUsage, type Usage } from "../providers/types.ts";
+import type { Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
+import { openRegular } from "./files.ts";
+import { readIndex, writeIndex } from "./index-file.ts";
 import { sessionDirForCwd, SESSION_FILE_EXTENSION } from "./paths.ts";
-import { scanSession } from "./scan.ts";
+import { scanSessionFd, WarningList } from "./scan.ts";
+import { SummaryFold } from "./summary.ts";
 
 export interface SessionSummary {
   readonly path: string;
@@ -23,46 +31,97 @@ export interface SessionSummary {
   readonly mtime: Date;
   /** Message rows in the file. */
   readonly messageCount: number;
-  /** Text of the first user message ("" when none). */
+  /** Text of the first user message ("" when none), at most FIRST_USER_TEXT_MAX characters. */
   readonly firstUserText: string;
   readonly title?: string;
   readonly cumulativeUsage: Usage;
 }
 
+/** A file read without an index for at least this many bytes gets one. */
+export const INDEX_AFTER_BYTES = 1024 * 1024;
+
 /** Summary of one session file; undefined when it is not a readable session. */
-export async function summarizeSession(path: string): Promise<SessionSummary | undefined> {
-  let bytes: Buffer;
-  let mtime: Date;
+export function summarizeSession(path: string): SessionSummary | undefined {
+  let fd: number;
   try {
-    [bytes, mtime] = await Promise.all([readFile(path), stat(path).then((info) => info.mtime)]);
+    fd = openRegular(path, constants.O_RDONLY);
   } catch {
     return undefined;
   }
-  const scan = scanSession(bytes);
-  const first = scan.rows[0];
-  if (!first || first.row.type !== "meta") return undefined;
-  let meta = first.row.meta;
-  let firstUserText: string | undefined;
-  let cumulativeUsage = emptyUsage();
-  for (const { row } of scan.rows) {
-    if (row.type === "meta") meta = row.meta;
-    else if (row.type === "rename") meta = { ...meta, title: row.title };
-    else if (row.type === "usage") cumulativeUsage = { ...row.cumulative };
-    else if (row.type === "message" && firstUserText === undefined && row.message.role === "user") {
-      const text = row.message.content.find((block) => block.type === "text");
-      if (text) firstUserText = text.text;
+  try {
+    const mtime = fstatSync(fd).mtime;
+    const index = readIndex(path, fd);
+    const fold = new SummaryFold(index?.summary);
+    const warnings = new WarningList();
+    const from = index?.size ?? 0;
+    const scan = scanSessionFd(fd, {
+      from,
+      messagesBefore: index?.summary.messageRowCount ?? 0,
+      deferMessages: true,
+      warnings,
+      onRow: (row) => fold.onRow(row),
+      onMessageLine: (line) => fold.onMessageLine(line, warnings),
+    });
+    const state = fold.state(scan.messageRowCount);
+    if (state === undefined) return undefined;
+    if (scan.terminatedEnd - from >= INDEX_AFTER_BYTES && scan.goodLength === scan.terminatedEnd) {
+      writeIndex(path, fd, { size: scan.terminatedEnd, summary: state });
     }
+    return {
+      path,
+      id: state.meta.id,
+      started: state.meta.started,
+      mtime,
+      messageCount: state.messageRowCount,
+      firstUserText: state.firstUserText ?? "",
+      ...(state.meta.title !== undefined ? { title: state.meta.title } : {}),
+      cumulativeUsage: state.cumulative,
+    };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
-  return {
-    path,
-    id: meta.id,
-    started: meta.started,
-    mtime,
-    messageCount: scan.messageRowCount,
-    firstUserText: firstUserText ?? "",
-    ...(meta.title !== undefined ? { title: meta.title } : {}),
-    cumulativeUsage,
-  };
+}
+
+export type SessionHead = "messages" | "empty" | "not_session";
+
+/**
+ * Reads a session file from its start until its first message row: whether
+ * it holds one ("messages"), has a meta row and none ("empty"), or is not a
+ * session. Only a file with no message row is read to its end.
+ */
+export function sessionHead(path: string): SessionHead {
+  let fd: number;
+  try {
+    fd = openRegular(path, constants.O_RDONLY);
+  } catch {
+    return "not_session";
+  }
+  try {
+    const fold = new SummaryFold();
+    let sawMessage = false;
+    let messageFirst = false;
+    scanSessionFd(fd, {
+      deferMessages: true,
+      warnings: new WarningList(),
+      onRow: (row) => {
+        fold.onRow(row);
+        if (row.row.type === "message") sawMessage = true;
+      },
+      onMessageLine: () => {
+        if (!fold.hasMeta) messageFirst = true;
+        sawMessage = true;
+      },
+      keepGoing: () => !sawMessage && fold.invalidAt === undefined,
+    });
+    if (!fold.hasMeta || messageFirst || fold.invalidAt !== undefined) return "not_session";
+    return sawMessage ? "messages" : "empty";
+  } catch {
+    return "not_session";
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Session files (names ending .jsonl) in `dir`; [] when the directory does not exist. */
@@ -77,17 +136,44 @@ export async function sessionFiles(dir: string): Promise<string[]> {
   return names.filter((name) => name.endsWith(SESSION_FILE_EXTENSION) && !name.startsWith(".")).map((name) => join(dir, name));
 }
 
-/** Every session in `dir` (one cwd's directory), newest modified first. */
-export async function listSessions(dir: string): Promise<SessionSummary[]> {
-  const summaries = await Promise.all((await sessionFiles(dir)).map(summarizeSession));
-  const sessions = summaries.filter((summary): summary is SessionSummary => summary !== undefined);
-  return sessions.sort((a, b) => b.mtime.getTime() - a.mtime.getTime() || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** The session `--continue` resumes: newest modified one holding at least one message. */
-export async function latestSession(cwd: string, sessionsRoot: string = zotPaths().sessions): Promise<SessionSummary | undefined> {
-  const sessions = await listSessions(sessionDirForCwd(cwd, sessionsRoot));
-  return sessions.find((session) => session.messageCount > 0);
+function byNewest<T extends { readonly path: string; readonly mtime: Date }>(a: T, b: T): number {
+  return b.mtime.getTime() - a.mtime.getTime() || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0);
+}
+
+/** Every session in `dir` (one cwd's directory), newest modified first. */
+export async function listSessions(dir: string): Promise<SessionSummary[]> {
+  const sessions: SessionSummary[] = [];
+  for (const path of await sessionFiles(dir)) {
+    const summary = summarizeSession(path);
+    if (summary !== undefined) sessions.push(summary);
+    await yieldToEventLoop();
+  }
+  return sessions.sort(byNewest);
+}
+
+export interface LatestSession {
+  readonly path: string;
+  readonly mtime: Date;
+}
+
+/** The session `--continue` resumes: the newest modified one holding at least one message row. */
+export async function latestSession(cwd: string, sessionsRoot: string = zotPaths().sessions): Promise<LatestSession | undefined> {
+  const files: LatestSession[] = [];
+  for (const path of await sessionFiles(sessionDirForCwd(cwd, sessionsRoot))) {
+    try {
+      files.push({ path, mtime: statSync(path).mtime });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  for (const file of files.sort(byNewest)) {
+    if (sessionHead(file.path) === "messages") return file;
+  }
+  return undefined;
 }
 
 export interface PickerIO {

@@ -2,25 +2,38 @@
  * SessionWriter appends rows (format.ts) to one session file as the
  * conversation happens. Each row is one line written by one write(2) on an
  * O_APPEND descriptor, nothing is buffered across rows, so a crash (even
- * kill -9) loses at most the line being written; loadSession repairs that.
- * create() makes a new file with O_EXCL (0644) and writes the meta row at
- * once; openExisting() repairs a torn tail and appends after it. close()
- * deletes a file this writer created if no message was ever appended.
- * If another zot prunes our still message-less file, the next append
- * recreates it (meta first) instead of writing into an unlinked inode.
- * Failures throw SessionError.
+ * kill -9) loses at most the line being written; loading repairs that.
+ *
+ * Privacy: files are created 0600 in 0700 directories; an existing file
+ * opened for appending is tightened to 0600 (common/private.ts).
+ * One writer per file: every writer holds the session's exclusive lock
+ * (lock.ts) from open to close; opening a session another zot holds throws
+ * SessionError "busy" naming that zot's pid and the `zot --fork` remedy.
+ *
+ * create() makes a new file with O_EXCL and writes the meta row at once;
+ * resume() locks an existing file, loads it (load.ts, streaming, repairing a
+ * torn tail) and appends after it; fork() (fork.ts) copies a session into a
+ * new one. The writer keeps the file's index (index-file.ts) current: on
+ * open, after each usage row and on close. close() deletes a file this
+ * writer created if no message was ever appended. If another zot prunes our
+ * still message-less file, the next append recreates it (meta first)
+ * instead of writing into an unlinked inode. Failures throw SessionError.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, unlinkSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
+import { ensurePrivateDirs, PRIVATE_FILE_MODE, tightenFd } from "../common/private.ts";
 import { ZOT_VERSION } from "../common/version.ts";
-import type { Message, Usage } from "../providers/types.ts";
+import { emptyUsage, type Message, type Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
+import { openRegular } from "./files.ts";
 import { serializeRow, type SessionMeta, type SessionRow } from "./format.ts";
-import { assembleSession, readSessionFile, repairTail } from "./load.ts";
+import { removeIndex, writeIndex } from "./index-file.ts";
+import { loadSessionFd, sessionFsError, type LoadedSession, type LoadOptions } from "./load.ts";
+import { lockSession, type SessionLock } from "./lock.ts";
 import { sessionDirForCwd, sessionFileName } from "./paths.ts";
-import { scanSession } from "./scan.ts";
+import { FIRST_USER_SEARCH_ROWS, userTextOf, type SummaryState } from "./summary.ts";
 
 export interface NewSessionOptions {
   readonly cwd: string;
@@ -47,24 +60,25 @@ export interface CompactionRecord {
 
 export type MetaUpdate = Partial<Omit<SessionMeta, "id">>;
 
-const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND;
-const FILE_MODE = 0o644;
+export interface ResumedSession {
+  readonly writer: SessionWriter;
+  readonly loaded: LoadedSession;
+}
+
+const CREATE_FLAGS = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND;
 const CREATE_ATTEMPTS = 5;
 
 function openFile(path: string, flags: number): number {
   try {
-    return openSync(path, flags, FILE_MODE);
+    return openRegular(path, flags, PRIVATE_FILE_MODE);
   } catch (err) {
-    const code = systemErrorCode(err);
-    if (code === "EEXIST") throw new SessionError("exists", path, "session file already exists", {}, { cause: err });
-    if (code === "ENOENT") throw new SessionError("not_found", path, "session file not found", {}, { cause: err });
-    throw new SessionError("unreadable", path, `cannot open session file (${code ?? "error"})`, {}, { cause: err });
+    if (systemErrorCode(err) === "EEXIST") throw new SessionError("exists", path, "session file already exists", {}, { cause: err });
+    throw sessionFsError(path, err, "open");
   }
 }
 
-function writeLine(fd: number, path: string, line: string): void {
-  const bytes = Buffer.from(line, "utf8");
+function writeBytes(fd: number, path: string, bytes: Uint8Array): void {
   try {
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
@@ -73,31 +87,67 @@ function writeLine(fd: number, path: string, line: string): void {
   }
 }
 
+/** `path` as one shell word. */
+export function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Takes the session lock on `fd` or throws SessionError "busy" (closing `fd`). */
+export function lockOrThrow(fd: number, path: string): SessionLock {
+  const attempt = lockSession(fd, path);
+  if (attempt.ok) return attempt.lock;
+  closeSync(fd);
+  if (attempt.reason === "error") {
+    throw new SessionError("unreadable", path, `cannot lock session file (${attempt.code})`);
+  }
+  const holder = attempt.holderPid === undefined ? "another zot" : `another zot (pid ${attempt.holderPid})`;
+  throw new SessionError(
+    "busy",
+    path,
+    `in use by ${holder}; to continue from it in a new session, run: zot --fork ${shellWord(path)}`,
+    attempt.holderPid === undefined ? {} : { pid: attempt.holderPid },
+  );
+}
+
+interface WriterState {
+  readonly fd: number;
+  readonly lock: SessionLock;
+  readonly meta: SessionMeta;
+  readonly summary: SummaryState;
+  readonly size: number;
+  readonly created: boolean;
+}
+
 export class SessionWriter {
   #fd: number | undefined;
+  #lock: SessionLock;
   #meta: SessionMeta;
   #messageRowCount: number;
   #appendedMessages = 0;
   #created: boolean;
+  #size: number;
+  #firstUserText: string | undefined;
+  #searchedRows: number;
+  #cumulative: Usage;
 
-  private constructor(
-    readonly path: string,
-    fd: number,
-    meta: SessionMeta,
-    messageRowCount: number,
-    created: boolean,
-  ) {
-    this.#created = created;
-    this.#fd = fd;
-    this.#meta = meta;
-    this.#messageRowCount = messageRowCount;
+  private constructor(readonly path: string, state: WriterState) {
+    this.#fd = state.fd;
+    this.#lock = state.lock;
+    this.#meta = state.meta;
+    this.#messageRowCount = state.summary.messageRowCount;
+    this.#created = state.created;
+    this.#size = state.size;
+    this.#firstUserText = state.summary.firstUserText;
+    this.#searchedRows = state.summary.searchedRows;
+    this.#cumulative = { ...state.summary.cumulative };
   }
 
   /** Creates a new session file for `options.cwd` and writes its meta row. */
   static create(options: NewSessionOptions): SessionWriter {
-    const dir = sessionDirForCwd(options.cwd, options.sessionsRoot ?? zotPaths().sessions);
+    const root = options.sessionsRoot ?? zotPaths().sessions;
+    const dir = sessionDirForCwd(options.cwd, root);
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o755 });
+      ensurePrivateDirs([root, dir]);
     } catch (err) {
       throw new SessionError("write", dir, `cannot create sessions directory (${systemErrorCode(err) ?? "error"})`, {}, { cause: err });
     }
@@ -123,23 +173,57 @@ export class SessionWriter {
         if (err instanceof SessionError && err.kind === "exists" && attempt < CREATE_ATTEMPTS) continue;
         throw err;
       }
-      const writer = new SessionWriter(path, fd, meta, 0, true);
+      const lock = lockOrThrow(fd, path);
+      const summary: SummaryState = { meta, messageRowCount: 0, searchedRows: 0, cumulative: emptyUsage() };
+      const writer = new SessionWriter(path, { fd, lock, meta, summary, size: 0, created: true });
       try {
-        writeLine(fd, path, serializeRow({ type: "meta", meta }));
+        writer.#write({ type: "meta", meta });
       } catch (err) {
         writer.close();
         throw err;
       }
+      writer.#saveIndex(true);
       return writer;
     }
   }
 
-  /** Opens an existing session file for appending, repairing a torn tail first. */
+  /** Locks an existing session file, loads it (repairing a torn tail) and opens it for appending. */
+  static resume(path: string, options: LoadOptions = {}): ResumedSession {
+    const fd = openFile(path, APPEND_FLAGS);
+    const lock = lockOrThrow(fd, path);
+    tightenFd(fd);
+    let loaded: LoadedSession;
+    try {
+      loaded = loadSessionFd(fd, path, { ...options, repair: true });
+    } catch (err) {
+      lock.release();
+      closeSync(fd);
+      throw err;
+    }
+    const writer = new SessionWriter(path, { fd, lock, meta: loaded.meta, summary: loaded.summary, size: loaded.size, created: false });
+    writer.#saveIndex(true);
+    return { writer, loaded };
+  }
+
+  /** resume() without the transcript. */
   static openExisting(path: string): SessionWriter {
-    const scan = scanSession(readSessionFile(path));
-    const { meta } = assembleSession(path, scan);
-    repairTail(path, scan);
-    return new SessionWriter(path, openFile(path, APPEND_FLAGS), meta, scan.messageRowCount, false);
+    return SessionWriter.resume(path).writer;
+  }
+
+  /** For fork.ts: a writer over a new file it filled (rows already on disk), loaded from it. */
+  static adoptFilled(created: SessionWriter, options: LoadOptions = {}): ResumedSession {
+    const fd = created.#fd;
+    if (fd === undefined) throw new SessionError("closed", created.path, "session writer is closed");
+    const loaded = loadSessionFd(fd, created.path, { ...options, repair: true });
+    created.#meta = loaded.meta;
+    created.#messageRowCount = loaded.messageRowCount;
+    created.#size = loaded.size;
+    created.#firstUserText = loaded.summary.firstUserText;
+    created.#searchedRows = loaded.summary.searchedRows;
+    created.#cumulative = { ...loaded.summary.cumulative };
+    if (loaded.messageRowCount > 0) created.#appendedMessages = loaded.messageRowCount;
+    created.#saveIndex(true);
+    return { writer: created, loaded };
   }
 
   get meta(): SessionMeta {
@@ -173,12 +257,18 @@ export class SessionWriter {
   appendMessage(message: Message): number {
     this.#write({ type: "message", message });
     this.#appendedMessages++;
+    if (this.#firstUserText === undefined && this.#searchedRows < FIRST_USER_SEARCH_ROWS) {
+      this.#searchedRows++;
+      this.#firstUserText = userTextOf(message);
+    }
     return this.#messageRowCount++;
   }
 
   /** Appends the usage of one model call and the running total after it. */
   appendUsage(turn: Usage, cumulative: Usage): void {
     this.#write({ type: "usage", usage: turn, cumulative });
+    this.#cumulative = { ...cumulative };
+    this.#saveIndex(true);
   }
 
   /** Records a compaction: on load the transcript restarts from the summary + rows >= keptFrom. */
@@ -201,38 +291,85 @@ export class SessionWriter {
     return meta;
   }
 
-  /** Closes the file; returns true when it was deleted for holding no message. */
+  /** Appends raw, already-serialised lines (fork.ts copies rows verbatim; adoptFilled recounts them). */
+  appendRawLines(bytes: Uint8Array): void {
+    const fd = this.#fd;
+    if (fd === undefined) throw new SessionError("closed", this.path, "session writer is closed");
+    writeBytes(fd, this.path, bytes);
+    this.#size += bytes.length;
+  }
+
+  /** Closes the file and releases its lock; returns true when it was deleted for holding no message. */
   close(): boolean {
     const fd = this.#fd;
     if (fd === undefined) return false;
+    const remove = this.#created && this.#appendedMessages === 0;
+    if (!remove) this.#saveIndex(false);
     this.#fd = undefined;
-    closeSync(fd);
-    if (!this.#created || this.#appendedMessages > 0) return false;
-    try {
-      unlinkSync(this.path);
-    } catch (err) {
-      if (systemErrorCode(err) !== "ENOENT") {
-        throw new SessionError("write", this.path, `cannot delete empty session file (${systemErrorCode(err) ?? "error"})`, {}, { cause: err });
+    if (remove) {
+      try {
+        unlinkSync(this.path);
+      } catch (err) {
+        if (systemErrorCode(err) !== "ENOENT") {
+          this.#lock.release();
+          closeSync(fd);
+          throw new SessionError("write", this.path, `cannot delete empty session file (${systemErrorCode(err) ?? "error"})`, {}, { cause: err });
+        }
       }
+      removeIndex(this.path);
     }
-    return true;
+    this.#lock.release();
+    closeSync(fd);
+    return remove;
+  }
+
+  /** Rewrites the index when the file holds exactly what this writer knows of. */
+  #saveIndex(withPid: boolean): void {
+    const fd = this.#fd;
+    if (fd === undefined) return;
+    let size: number;
+    try {
+      size = fstatSync(fd).size;
+    } catch {
+      return;
+    }
+    if (size !== this.#size) {
+      // Someone else (the original zot takes no lock) appended: the summary may be off.
+      removeIndex(this.path);
+      return;
+    }
+    const summary: SummaryState = {
+      meta: this.#meta,
+      messageRowCount: this.#messageRowCount,
+      ...(this.#firstUserText !== undefined ? { firstUserText: this.#firstUserText } : {}),
+      searchedRows: this.#searchedRows,
+      cumulative: this.#cumulative,
+    };
+    writeIndex(this.path, fd, withPid ? { size, summary, writerPid: process.pid } : { size, summary });
   }
 
   #write(row: SessionRow): void {
     let fd = this.#fd;
     if (fd === undefined) throw new SessionError("closed", this.path, "session writer is closed");
     if (this.#messageRowCount === 0 && fstatSync(fd).nlink === 0) fd = this.#recreate(fd);
-    writeLine(fd, this.path, serializeRow(row));
+    const bytes = Buffer.from(serializeRow(row), "utf8");
+    writeBytes(fd, this.path, bytes);
+    this.#size += bytes.length;
   }
 
   /** Our message-less file was pruned by another process: start it again. */
   #recreate(stale: number): number {
+    this.#lock.release();
     closeSync(stale);
     this.#fd = undefined;
     const fd = openFile(this.path, CREATE_FLAGS);
+    this.#lock = lockOrThrow(fd, this.path);
     this.#fd = fd;
     this.#created = true;
-    writeLine(fd, this.path, serializeRow({ type: "meta", meta: this.#meta }));
+    this.#size = 0;
+    const bytes = Buffer.from(serializeRow({ type: "meta", meta: this.#meta }), "utf8");
+    writeBytes(fd, this.path, bytes);
+    this.#size = bytes.length;
     return fd;
   }
 }

@@ -46,7 +46,7 @@ The process runs with the extension dir as its working directory.
 2. zot → \`hello_ack\` with \`protocol_version\`, \`zot_version\`, \`provider\`, \`model\`, \`cwd\` (the user's project; use it, not your own cwd), \`extension_dir\`/\`data_dir\` (keep your state there) and the host \`capabilities\`.
 3. Extension → \`register_command\` / \`register_tool\` / \`subscribe\` frames, then \`{"type":"ready"}\`.
 
-zot waits about 3 s (\`ZOT_EXT_READY_TIMEOUT_MS\`) for \`ready\`; send it right after your registrations.
+zot gives extensions 15 s to start (\`ZOT_EXT_READY_TIMEOUT_MS\` or config.json \`ext_ready_timeout_ms\`); send \`ready\` right after your registrations, since they take effect only then.
 
 ## Commands
 

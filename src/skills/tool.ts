@@ -21,15 +21,11 @@ const SkillArgs = v.object({
   name: v.pipe(v.string("expected a string"), v.minLength(1, "must not be empty")),
 });
 
-const SKILL_TOOL_DESCRIPTION =
-  "Load the full instructions of a skill. The available skills are listed in the system prompt; " +
-  "when the task at hand matches one, call this with its exact name and follow the instructions it returns.";
+const SKILL_TOOL_DESCRIPTION = "Load a skill listed in the system prompt, by name.";
 
 const SKILL_TOOL_SCHEMA: Readonly<Record<string, unknown>> = {
   type: "object",
-  properties: {
-    name: { type: "string", description: "Exact name of the skill, as listed in the system prompt." },
-  },
+  properties: { name: { type: "string" } },
   required: ["name"],
 };
 

@@ -1,13 +1,15 @@
 /**
- * Output capture for the `bash` tool. Keeps only the TAIL of a command's
- * output in memory (where errors usually are), at most MAX_OUTPUT_BYTES
- * bytes and MAX_OUTPUT_LINES lines, starting at a line boundary. Once output
- * is truncated, the complete output is written to `$TMPDIR/zot-bash-<hex>.log`
- * (mode 0600), spilled as it streams so memory stays bounded.
+ * Output capture for the `bash` tool, in bounded memory whatever the output
+ * size. Keeps only the TAIL of a command's output (where errors and
+ * summaries usually are): at most MAX_OUTPUT_BYTES bytes and
+ * MAX_OUTPUT_LINES lines, starting at a line boundary; memory held is that
+ * tail plus one pipe chunk. Once output is truncated, the output from its
+ * first byte is also written, as it streams, to a spill file (bash-spill.ts)
+ * that keeps at most its cap (the HEAD). append() resolves only when the
+ * chunk is handled, spill write included; the caller awaits it before
+ * reading the next chunk, which is what gives the pipe backpressure.
  */
-import { open, type FileHandle } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { SpillFile } from "./bash-spill.ts";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./shared.ts";
 
 const NEWLINE = 0x0a;
@@ -21,14 +23,30 @@ export interface CapturedOutput {
   readonly shownBytes: number;
   readonly linesTruncated: boolean;
   readonly bytesTruncated: boolean;
-  /** Where the complete output was saved; set when truncated and saving worked. */
+  /** Where the output was saved; set when truncated and creating the file worked. */
   readonly fullOutputPath: string | undefined;
-  /** Why saving the full output failed, if it did. */
+  /** Bytes the spill file holds (the head of the output). */
+  readonly savedBytes: number;
+  /** The spill file stopped at its cap: it holds only the first savedBytes bytes. */
+  readonly spillCapped: boolean;
+  /** Why creating or writing the spill file failed, if it did. */
   readonly saveError: string | undefined;
 }
 
-export function fullOutputFilePath(): string {
-  return join(tmpdir(), `zot-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}.log`);
+export interface CaptureLimits {
+  readonly maxBytes?: number;
+  readonly maxLines?: number;
+  /** Directory for the spill file. */
+  readonly spillDir: string;
+  /** Cap of the spill file (default MAX_SPILL_BYTES). */
+  readonly spillCap?: number;
+}
+
+/** A plain loop: for dense newlines (`yes`) it is several times faster than indexOf per line. */
+function countNewlines(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === NEWLINE) count++;
+  return count;
 }
 
 export class TailCapture {
@@ -37,62 +55,44 @@ export class TailCapture {
   private totalBytes = 0;
   private newlines = 0;
   private lastByte = -1;
-  private spill: FileHandle | undefined;
-  private spillPath: string | undefined;
+  private spill: SpillFile | undefined;
   private spillError: string | undefined;
+  private readonly maxBytes: number;
+  private readonly maxLines: number;
 
-  constructor(
-    private readonly maxBytes = MAX_OUTPUT_BYTES,
-    private readonly maxLines = MAX_OUTPUT_LINES,
-  ) {}
+  constructor(private readonly limits: CaptureLimits) {
+    this.maxBytes = limits.maxBytes ?? MAX_OUTPUT_BYTES;
+    this.maxLines = limits.maxLines ?? MAX_OUTPUT_LINES;
+  }
 
-  /** Adds a chunk; callers must await each call before the next (keeps the spill file ordered). */
+  /** Adds a chunk; callers must await each call before the next (keeps the spill file ordered, gives backpressure). */
   async append(bytes: Uint8Array): Promise<void> {
     if (bytes.length === 0) return;
     this.totalBytes += bytes.length;
     this.lastByte = bytes[bytes.length - 1] ?? -1;
-    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) this.newlines++;
+    this.newlines += countNewlines(bytes);
     this.chunks.push(bytes);
     this.heldBytes += bytes.length;
-    if (this.spill) await this.writeSpill([bytes]);
-    else if (this.totalBytes > this.maxBytes && this.spillError === undefined) {
-      await this.openSpill();
-      await this.writeSpill(this.chunks);
-    }
+    if (this.spill) await this.spill.write(bytes);
+    else if (this.totalBytes > this.maxBytes && this.spillError === undefined) await this.startSpill();
     for (let first = this.chunks[0]; first && this.chunks.length > 1 && this.heldBytes - first.length >= this.maxBytes; first = this.chunks[0]) {
       this.chunks.shift();
       this.heldBytes -= first.length;
     }
   }
 
-  private async openSpill(): Promise<void> {
-    const path = fullOutputFilePath();
-    try {
-      this.spill = await open(path, "wx", 0o600);
-      this.spillPath = path;
-    } catch (err) {
-      this.spillError = err instanceof Error ? err.message : String(err);
+  /** Opens the spill file and writes everything held so far (the whole output up to now). */
+  private async startSpill(): Promise<void> {
+    const created = await SpillFile.create(this.limits.spillDir, this.limits.spillCap);
+    if (!(created instanceof SpillFile)) {
+      this.spillError = created.error;
+      return;
     }
+    this.spill = created;
+    for (const chunk of this.chunks) await created.write(chunk);
   }
 
-  private async writeSpill(parts: readonly Uint8Array[]): Promise<void> {
-    if (!this.spill) return;
-    try {
-      for (const part of parts) await this.spill.write(part);
-    } catch (err) {
-      this.spillError = err instanceof Error ? err.message : String(err);
-      await this.closeSpill();
-      this.spillPath = undefined;
-    }
-  }
-
-  private async closeSpill(): Promise<void> {
-    const handle = this.spill;
-    this.spill = undefined;
-    if (handle) await handle.close().catch(() => undefined);
-  }
-
-  /** Finishes capturing: trims to the tail and closes (or, for line-only truncation, writes) the full-output file. */
+  /** Finishes capturing: trims to the tail and closes (or, for line-only truncation, writes) the spill file. */
   async finish(): Promise<CapturedOutput> {
     const held = Buffer.concat(this.chunks, this.heldBytes);
     const bytesTruncated = this.totalBytes > this.maxBytes;
@@ -112,12 +112,11 @@ export class TailCapture {
       lines = lines.slice(lines.length - this.maxLines);
       text = lines.join("\n") + (text.endsWith("\n") ? "\n" : "");
     }
-    if (linesTruncated && !this.spill && this.spillPath === undefined && this.spillError === undefined) {
-      await this.openSpill();
-      await this.writeSpill(this.chunks);
-    }
-    await this.closeSpill();
+    if (linesTruncated && !this.spill && this.spillError === undefined) await this.startSpill();
+    const spill = this.spill;
+    await spill?.close();
     const truncated = bytesTruncated || linesTruncated;
+    const saveError = this.spillError ?? spill?.error;
     return {
       text,
       totalBytes: this.totalBytes,
@@ -126,8 +125,10 @@ export class TailCapture {
       shownBytes: Buffer.byteLength(text, "utf8"),
       linesTruncated,
       bytesTruncated,
-      fullOutputPath: truncated ? this.spillPath : undefined,
-      saveError: truncated ? this.spillError : undefined,
+      fullOutputPath: truncated && spill !== undefined ? spill.path : undefined,
+      savedBytes: spill?.savedBytes ?? 0,
+      spillCapped: spill?.capped ?? false,
+      saveError: truncated ? saveError : undefined,
     };
   }
 }

@@ -1,27 +1,34 @@
 /**
- * The `bash` tool: runs `/bin/sh -c <command>` in ctx.cwd, in its own process
- * group, stdin closed, stdout and stderr merged into one ordered stream that is
- * forwarded to ctx.onProgress as it arrives. On abort (ctx.signal) or after
- * the optional timeout the whole group gets SIGTERM, then SIGKILL 3 s later.
- * The result keeps the output's tail (see bash-output.ts) and ends with
- * `[exit N]` and the duration; a non-zero exit, timeout ("timed_out") or
- * abort ("cancelled") is an error outcome. Background processes that keep the
- * output pipe open are not waited for beyond a short drain window. While
- * zot's stdout is behind, the command's output is not read (backpressure:
- * the command blocks on its full pipe; see pump).
+ * The `bash` tool: runs `/bin/sh -c <command>` in ctx.cwd (bash-run.ts:
+ * own process group, stdin closed, stdout and stderr merged in order,
+ * bounded memory, live output to ctx.onProgress, SIGTERM then SIGKILL on
+ * abort or timeout). Under --jail (ctx.jailRoot) the command runs inside an
+ * OS sandbox (sandbox.ts); without one it is refused, status "blocked".
+ *
+ * The result text has the original zot's layout, byte for byte:
+ *   `$ <command>\n` + (`\n<output>` ending in `\n`, when there is output)
+ *   + note lines `... [<note>]\n` + `\n[exit N]`
+ *   + (` (full output: <path>)` when truncated) + `  Took <duration>`.
+ * Unlike the original, which keeps the head, the result keeps the TAIL of a
+ * long output (the last 2000 lines / 50 KiB, where errors and summaries
+ * are); the notes keep the original's `... [truncated at 2000 lines` and
+ * `... [truncated at 51200 bytes` prefixes and say what is shown. The full
+ * output file holds the head, up to MAX_SPILL_BYTES (a note says when it
+ * stopped there). A timeout, cancel or signal death adds a note; the exit
+ * code is then the shell's, or -1 when it died by a signal. A non-zero exit,
+ * timeout ("timed_out") or abort ("cancelled") is an error outcome.
  */
 import * as v from "valibot";
-import { errorMessage } from "../common/errors.ts";
-import { trackSpawned } from "../common/process-tree.ts";
-import { stdoutRoom } from "../common/stdout.ts";
-import { TailCapture, type CapturedOutput } from "./bash-output.ts";
+import { canonicalJailRoot, canonicalPath, isWithin } from "./paths.ts";
+import { runShell, type ShellEnd } from "./bash-run.ts";
+import { defaultSpillDir, MAX_SPILL_BYTES, scheduleSpillSweep } from "./bash-spill.ts";
+import { confine, type SandboxPlan } from "./sandbox.ts";
+import { bwrapFailureMessage } from "./sandbox-linux.ts";
+import { sandboxExecFailureMessage } from "./sandbox-macos.ts";
 import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, parseToolArgs } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome, type ToolStatus } from "./types.ts";
 
-/** Delay between SIGTERM and SIGKILL of the process group. */
-export const KILL_GRACE_MS = 3000;
-/** How long output is still read after the shell exits (for late writes of its children). */
-const DRAIN_AFTER_EXIT_MS = 250;
+export { KILL_GRACE_MS } from "./bash-run.ts";
 
 /** Merges stderr into stdout inside the shell, so syntax errors of the command are captured too. */
 const MERGING_WRAPPER = 'exec 2>&1; exec /bin/sh -c "$1"';
@@ -34,6 +41,11 @@ const BashArgs = v.object({
   timeout: v.nullish(v.pipe(v.number("expected a number of seconds"), v.minValue(0, "must be ≥ 0 seconds"))),
 });
 
+export interface BashToolOptions {
+  /** Directory of the full-output files (default $ZOT_HOME/tmp). */
+  readonly spillDir?: string;
+}
+
 /** `0.0s`, `X.Ys` under a minute, `XmYs` under an hour, else `XhYm`. */
 export function formatDuration(ms: number): string {
   const seconds = ms / 1000;
@@ -43,196 +55,118 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(whole / 3600)}h${Math.floor((whole % 3600) / 60)}m`;
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
+/** The `... [...]` lines between the output and `[exit N]`. */
+function noteLines(end: ShellEnd, timeoutSeconds: number): string[] {
+  const { output } = end;
+  const notes: string[] = [];
+  if (output.linesTruncated) {
+    notes.push(`truncated at ${MAX_OUTPUT_LINES} lines: showing the last ${output.shownLines} of ${output.totalLines} lines`);
   }
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
+  if (output.bytesTruncated) {
+    notes.push(`truncated at ${MAX_OUTPUT_BYTES} bytes: showing the last ${output.shownBytes} of ${output.totalBytes} bytes`);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function truncationNote(output: CapturedOutput): string | undefined {
-  if (!output.linesTruncated && !output.bytesTruncated) return undefined;
-  const where = output.fullOutputPath
-    ? `full output: ${output.fullOutputPath}`
-    : `full output could not be saved${output.saveError ? `: ${output.saveError}` : ""}`;
-  const limit = output.bytesTruncated ? `${MAX_OUTPUT_BYTES / 1024} KiB` : `${MAX_OUTPUT_LINES} lines`;
-  return (
-    `[output truncated to the last ${limit}: showing the last ${output.shownLines} of ${output.totalLines} lines ` +
-    `(${formatBytes(output.shownBytes)} of ${formatBytes(output.totalBytes)}); ${where}]`
-  );
-}
-
-interface RunEnd {
-  readonly exitCode: number;
-  readonly signal: string | undefined;
-  readonly termination: "timed_out" | "cancelled" | undefined;
-}
-
-function statusLine(end: RunEnd, timeoutSeconds: number): string {
-  if (end.termination === "timed_out") return `[timed out after ${timeoutSeconds}s; process group killed]`;
-  if (end.termination === "cancelled") return "[cancelled; process group killed]";
-  if (end.signal) return `[exit ${end.exitCode} (killed by ${end.signal})]`;
-  return `[exit ${end.exitCode}]`;
-}
-
-/** Reads a pipe chunk by chunk, handing each to onChunk in order. */
-/**
- * Reads `stream` into `onChunk` until it ends or `stopped`. While the shell
- * runs (until `exited`) and zot's stdout is behind (tool_progress in --json
- * and RPC), the next read waits (common/stdout.ts): the pipe fills and the
- * command blocks, so its output never piles up in memory. After the shell
- * exits the rest is read at once, so the drain window loses nothing.
- */
-async function pump(stream: ReadableStream<Uint8Array>, onChunk: (bytes: Uint8Array) => void, stopped: Promise<void>, exited: Promise<unknown>): Promise<void> {
-  const reader = stream.getReader();
-  const stop = stopped.then(() => reader.cancel().catch(() => undefined));
-  let running = true;
-  const unpaced = Promise.race([stopped, exited]).then(() => {
-    running = false;
-  });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      onChunk(value);
-      const room = running ? stdoutRoom() : undefined;
-      if (room !== undefined) await Promise.race([room, unpaced]);
-    }
-  } catch {
-    // Cancelled or the pipe broke: whatever arrived is kept.
-  } finally {
-    void stop;
-    reader.releaseLock();
+  const truncated = output.linesTruncated || output.bytesTruncated;
+  if (truncated && output.fullOutputPath === undefined) notes.push(`full output not saved: ${output.saveError ?? "unknown error"}`);
+  else if (truncated && output.saveError !== undefined) {
+    notes.push(`full output incomplete: ${output.saveError}; the file holds the first ${output.savedBytes} bytes`);
+  } else if (output.spillCapped) {
+    notes.push(`full output capped at ${formatBytes(MAX_SPILL_BYTES)}: the file holds the first ${output.savedBytes} of ${output.totalBytes} bytes`);
   }
+  if (end.termination === "timed_out") notes.push(`timed out after ${timeoutSeconds}s; process group killed`);
+  else if (end.termination === "cancelled") notes.push("cancelled; process group killed");
+  else if (end.signal) notes.push(`killed by ${end.signal}`);
+  return notes.map((note) => `... [${note}]\n`);
 }
 
-async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<ToolOutcome> {
+export function formatBashResult(command: string, end: ShellEnd, timeoutSeconds: number): string {
+  const text = end.output.text;
+  const body = text.length === 0 ? "" : `\n${text}${text.endsWith("\n") ? "" : "\n"}`;
+  const full = end.output.fullOutputPath ? ` (full output: ${end.output.fullOutputPath})` : "";
+  const notes = noteLines(end, timeoutSeconds).join("");
+  return `$ ${command}\n${body}${notes}\n[exit ${end.exitCode}]${full}  Took ${formatDuration(end.durationMs)}`;
+}
+
+function blocked(text: string, command: string): ToolOutcome {
+  return textOutcome(text, true, { status: "blocked", details: { command, jailed: true } });
+}
+
+/** The sandbox for a jailed command, or the refusal. */
+async function jailPlan(ctx: ToolContext, jailRoot: string, argv: string[], spillDir: string): Promise<SandboxPlan> {
+  const root = await canonicalJailRoot(jailRoot);
+  const cwd = await canonicalPath(ctx.cwd);
+  if (!isWithin(root, cwd)) return { ok: false, message: `bash is refused under --jail: the working directory ${cwd} is outside the sandbox root ${root}.` };
+  return confine({ jailRoot: root, cwd, argv, env: process.env, privateDir: spillDir });
+}
+
+async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: ToolContext, options: BashToolOptions): Promise<ToolOutcome> {
   const parsed = parseToolArgs("bash", BashArgs, rawArgs);
   if (!parsed.ok) return parsed.outcome;
   const { command } = parsed.value;
   const timeoutSeconds = parsed.value.timeout ?? 0;
   if (ctx.signal.aborted) return textOutcome(`$ ${command}\n\n[cancelled before start]`, true, { status: "cancelled" });
+  const spillDir = options.spillDir ?? defaultSpillDir();
 
-  const started = performance.now();
-  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  const shellArgv = ["/bin/sh", "-c", MERGING_WRAPPER, "zot-bash", command];
+  const plan = ctx.jailRoot === undefined ? undefined : await jailPlan(ctx, ctx.jailRoot, shellArgv, spillDir);
+  if (plan !== undefined && !plan.ok) return blocked(plan.message, command);
+
+  let end: Awaited<ReturnType<typeof runShell>>;
   try {
-    proc = Bun.spawn(["/bin/sh", "-c", MERGING_WRAPPER, "zot-bash", command], {
+    end = await runShell({
+      argv: plan?.argv ?? shellArgv,
       cwd: ctx.cwd,
-      env: process.env,
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: true,
+      env: plan?.env ?? process.env,
+      signal: ctx.signal,
+      timeoutSeconds,
+      spillDir,
+      onProgress: ctx.onProgress,
     });
-  } catch (err) {
-    return textOutcome(`bash: could not start /bin/sh in ${ctx.cwd}: ${errorMessage(err)}`, true);
+  } finally {
+    await plan?.cleanup().catch(() => undefined);
   }
-  const pid = proc.pid;
-  // Its exit status is Bun's; its group (and, on Linux, everything it leaves behind) ends with zot.
-  trackSpawned(proc, { ownGroup: true });
+  if ("spawnError" in end) {
+    const what = plan === undefined ? "/bin/sh" : plan.argv[0];
+    return textOutcome(`bash: could not start ${what} in ${ctx.cwd}: ${end.spawnError}`, true);
+  }
+  // Jailed, the stderr pipe carries only the sandbox's own messages (the shell merges the command's into stdout).
+  if (plan !== undefined && end.exitCode !== 0 && end.stderrHead.startsWith(`${plan.kind}:`)) {
+    return blocked(plan.kind === "bwrap" ? bwrapFailureMessage(end.stderrHead) : sandboxExecFailureMessage(end.stderrHead), command);
+  }
 
-  let termination: RunEnd["termination"];
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  const terminate = (reason: "timed_out" | "cancelled"): void => {
-    if (termination) return;
-    termination = reason;
-    killGroup(pid, "SIGTERM");
-    killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
-  };
-  const onAbort = (): void => terminate("cancelled");
-  ctx.signal.addEventListener("abort", onAbort, { once: true });
-  const timeoutTimer = timeoutSeconds > 0 ? setTimeout(() => terminate("timed_out"), timeoutSeconds * 1000) : undefined;
-
-  const capture = new TailCapture();
-  let captureChain: Promise<void> = Promise.resolve();
-  const decoder = new TextDecoder("utf-8");
-  const onChunk = (bytes: Uint8Array): void => {
-    captureChain = captureChain.then(() => capture.append(bytes));
-    try {
-      const text = decoder.decode(bytes, { stream: true });
-      if (text) ctx.onProgress(text);
-    } catch {
-      // A failing progress listener must not break the command.
-    }
-  };
-
-  let stopReading: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (stopReading = resolve));
-  const drained = Promise.all([pump(proc.stdout, onChunk, stopped, proc.exited), pump(proc.stderr, onChunk, stopped, proc.exited)]);
-
-  await proc.exited;
-  // After the shell exits, give the pipe a moment (or, when killing, until SIGKILL has landed) to drain.
-  const drainWindow = termination ? KILL_GRACE_MS + 500 : DRAIN_AFTER_EXIT_MS;
-  await Promise.race([drained, sleep(drainWindow)]);
-  stopReading();
-  await drained;
-
-  if (timeoutTimer) clearTimeout(timeoutTimer);
-  ctx.signal.removeEventListener("abort", onAbort);
-  if (killTimer && !groupAlive(pid)) clearTimeout(killTimer);
-  else killTimer?.unref?.();
-
-  await captureChain;
-  const output = await capture.finish();
-  const durationMs = Math.round(performance.now() - started);
-  const signal = proc.signalCode === null ? undefined : String(proc.signalCode);
-  const end: RunEnd = { exitCode: proc.exitCode ?? -1, signal, termination };
-
-  const parts = [`$ ${command}\n\n`];
-  const note = truncationNote(output);
-  if (note) parts.push(`${note}\n`);
-  if (output.text.length > 0) parts.push(output.text.endsWith("\n") ? output.text : `${output.text}\n`);
-  else parts.push("(no output)\n");
-  const fullNote = output.fullOutputPath ? ` (full output: ${output.fullOutputPath})` : "";
-  parts.push(`${statusLine(end, timeoutSeconds)}${fullNote}  Took ${formatDuration(durationMs)}`);
-
+  const { output, termination } = end;
   const status: ToolStatus | undefined = termination ?? (end.exitCode === 0 ? undefined : "failed");
-  return textOutcome(parts.join(""), end.exitCode !== 0 || termination !== undefined, {
+  return textOutcome(formatBashResult(command, end, timeoutSeconds), end.exitCode !== 0 || termination !== undefined, {
     ...(status ? { status } : {}),
     details: {
       command,
       exit_code: end.exitCode,
-      signal,
+      signal: end.signal,
       full_output_path: output.fullOutputPath,
+      saved_bytes: output.fullOutputPath === undefined ? undefined : output.savedBytes,
+      full_output_capped: output.spillCapped,
       lines_truncated: output.linesTruncated,
       bytes_truncated: output.bytesTruncated,
-      duration_ms: durationMs,
+      duration_ms: end.durationMs,
       timed_out: termination === "timed_out",
       cancelled: termination === "cancelled",
+      sandbox: plan?.kind,
     },
   });
 }
 
-export function createBashTool(): Tool {
+export function createBashTool(options: BashToolOptions = {}): Tool {
+  scheduleSpillSweep(options.spillDir);
   return {
     name: "bash",
-    description:
-      "Run a shell command with /bin/sh -c in the working directory. stdout and stderr are merged; stdin is closed. " +
-      `Output longer than ${MAX_OUTPUT_LINES} lines or ${MAX_OUTPUT_BYTES / 1024} KiB keeps only the END; the full ` +
-      "output is saved to a file named in the result. Set timeout (seconds) for commands that may hang. " +
-      "Background processes must redirect their output (e.g. `cmd > log 2>&1 &`).",
+    description: "Run a shell command (/bin/sh -c). stdout and stderr are merged.",
     schema: {
       type: "object",
       properties: {
-        command: { type: "string", description: "The shell command to run." },
-        timeout: { type: "number", minimum: 0, description: "Kill the command after this many seconds (0 or absent: no timeout)." },
+        command: { type: "string" },
+        timeout: { type: "number", description: "Seconds; no default timeout." },
       },
       required: ["command"],
     },
-    execute: guarded("bash", executeBash),
+    execute: guarded("bash", (args, ctx) => executeBash(args, ctx, options)),
   };
 }

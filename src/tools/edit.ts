@@ -4,11 +4,15 @@
  * newText, exactly one occurrence, no overlaps) before anything is written;
  * then all are applied at once and the file is replaced atomically. Line
  * endings (CRLF) and a UTF-8 BOM are preserved. The result is a compact diff.
+ * A concurrent writer's data is never lost (file-snapshot.ts): when the file
+ * changed since it was read (identity, size, mtime or content, checked right
+ * before the rename) the edit fails with a clear error; bytes appended in
+ * the last instant are carried over to the new file and the result says so.
  */
-import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { compactDiff, type Replacement } from "./diff.ts";
 import { writeFileAtomic } from "../common/atomic.ts";
+import { assertUnchanged, carryLateAppends, FileChangedError, releaseSnapshot, takeSnapshot, type FileSnapshot } from "./file-snapshot.ts";
 import { checkToolPath, describeFsError } from "./paths.ts";
 import { guarded, PATH_PROPERTY, parseToolArgs, PathArg } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
@@ -96,12 +100,29 @@ async function executeEdit(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
 
   const target = await targetMode(checked.canonical, path);
   if ("error" in target) return textOutcome(target.error, true);
-  let raw: string;
+  let snapshot: FileSnapshot;
   try {
-    raw = await readFile(checked.canonical, "utf8");
+    snapshot = takeSnapshot(checked.canonical, path);
   } catch (err) {
-    return textOutcome(describeFsError(err, path), true);
+    return textOutcome(err instanceof FileChangedError ? err.message : describeFsError(err, path), true);
   }
+  try {
+    return await editSnapshot(snapshot, checked.canonical, checked.absolute, path, edits, target.mode, ctx);
+  } finally {
+    releaseSnapshot(snapshot);
+  }
+}
+
+async function editSnapshot(
+  snapshot: FileSnapshot,
+  file: string,
+  absolute: string,
+  path: string,
+  edits: readonly { oldText: string; newText: string }[],
+  mode: number,
+  ctx: ToolContext,
+): Promise<ToolOutcome> {
+  const raw = snapshot.bytes.toString("utf8");
   if (raw.slice(0, BINARY_SNIFF_CHARS).includes("\0")) return textOutcome(`${path} looks binary; refusing to edit`, true);
 
   const hasBom = raw.startsWith(BOM);
@@ -115,20 +136,25 @@ async function executeEdit(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
   const onDisk = (hasBom ? BOM : "") + (usesCrlf ? updated.replaceAll("\n", "\r\n") : updated);
 
   if (ctx.signal.aborted) return textOutcome(`edit: cancelled before writing ${path}`, true, { status: "cancelled" });
+  let carried: number;
   try {
-    await writeFileAtomic(checked.canonical, onDisk, target.mode);
+    await writeFileAtomic(file, onDisk, { mode, verify: () => assertUnchanged(snapshot, file, path) });
+    carried = await carryLateAppends(snapshot, file);
   } catch (err) {
+    if (err instanceof FileChangedError) return textOutcome(err.message, true, { details: { path: absolute, changed: true } });
     return textOutcome(describeFsError(err, path), true);
   }
   const diff = compactDiff(original, plan.replacements);
-  return textOutcome(diff.text, false, {
+  const note = carried > 0 ? `\n(note: ${carried} bytes another process appended to ${path} during the edit were kept at its end)` : "";
+  return textOutcome(diff.text + note, false, {
     details: {
-      path: checked.absolute,
+      path: absolute,
       edits: edits.length,
       diff: diff.text,
       first_changed_line: diff.firstChangedLine,
       lines_added: diff.added,
       lines_removed: diff.removed,
+      ...(carried > 0 ? { carried_bytes: carried } : {}),
     },
   });
 }
@@ -136,10 +162,7 @@ async function executeEdit(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
 export function createEditTool(): Tool {
   return {
     name: "edit",
-    description:
-      "Edit an existing file by exact text replacement. Each oldText must match exactly once in the " +
-      "ORIGINAL file (include enough surrounding lines to be unique); edits must not overlap and are applied " +
-      "together, or not at all. Whitespace and indentation must match exactly. Returns a diff of the change.",
+    description: "Edit an existing file via exact-match replacements. Preserves line endings and BOM.",
     schema: {
       type: "object",
       properties: {
@@ -147,12 +170,12 @@ export function createEditTool(): Tool {
         edits: {
           type: "array",
           minItems: 1,
-          description: "Replacements, each matched against the original file content.",
+          description: "Each oldText must match exactly once in the original file.",
           items: {
             type: "object",
             properties: {
-              oldText: { type: "string", description: "Exact text to replace; must occur exactly once." },
-              newText: { type: "string", description: "Replacement text." },
+              oldText: { type: "string" },
+              newText: { type: "string" },
             },
             required: ["oldText", "newText"],
           },

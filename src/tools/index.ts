@@ -11,7 +11,7 @@ import { createWriteTool } from "./write.ts";
 
 export * from "./types.ts";
 export { ToolRegistry } from "./registry.ts";
-export { createBashTool, formatDuration, KILL_GRACE_MS } from "./bash.ts";
+export { createBashTool, formatDuration, KILL_GRACE_MS, type BashToolOptions } from "./bash.ts";
 export { createEditTool } from "./edit.ts";
 export { createReadTool, MAX_IMAGE_BYTES } from "./read.ts";
 export { createWriteTool } from "./write.ts";

@@ -2,12 +2,19 @@
  * Path handling shared by the file tools: `~/` expansion, resolution against
  * the tool cwd, canonicalisation through symlinks (also for paths that do not
  * exist yet, via their nearest existing ancestor and dangling links), and the
- * jail check. Nothing here throws for an expected failure: results are values.
+ * jail check: under --jail a path must resolve to the root or below it, and
+ * an existing regular file with more than one hard link is refused too (a
+ * hard link has no direction, so one inside the jail may be the same file as
+ * one outside; finding the other names would mean scanning the file system).
+ * With `ownSpillFiles` (the read tool), spill files of this process's own
+ * bash commands may be read although they live outside the root. Nothing
+ * here throws for an expected failure: results are values.
  */
-import { lstat, readlink, realpath } from "node:fs/promises";
+import { lstat, readlink, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
+import { isOwnSpillFile } from "./bash-spill.ts";
 import { textOutcome, type ToolContext, type ToolOutcome } from "./types.ts";
 
 /** Symlink hops followed before giving up (matches the usual ELOOP limit). */
@@ -59,11 +66,34 @@ export type PathCheck =
   | { readonly ok: true; readonly absolute: string; readonly canonical: string }
   | { readonly ok: false; readonly outcome: ToolOutcome };
 
+export interface PathCheckOptions {
+  /** Also allow, under --jail, the spill files this process's bash commands wrote (read-only use). */
+  readonly ownSpillFiles?: boolean;
+}
+
+/** The canonical jail root (the root as given when it cannot be resolved). */
+export async function canonicalJailRoot(jailRoot: string): Promise<string> {
+  try {
+    return await canonicalPath(resolve(jailRoot));
+  } catch {
+    return resolve(jailRoot);
+  }
+}
+
+/** The refusal of a file with several hard links under --jail. */
+export function hardLinkRefusal(path: string, links: number): ToolOutcome {
+  const text =
+    `jailed: "${path}" has ${links} hard links; under --jail a file with more than one link is refused, ` +
+    "because another link may be outside the sandbox root (copy the file to break the link)";
+  return textOutcome(text, true, { status: "blocked", details: { path, hard_links: links } });
+}
+
 /**
  * Resolves a tool's path argument and, when ctx.jailRoot is set, refuses it
- * (status "blocked") unless its canonical form is the root or under it.
+ * (status "blocked") unless its canonical form is the root or under it and it
+ * is not a regular file with several hard links.
  */
-export async function checkToolPath(ctx: ToolContext, path: string): Promise<PathCheck> {
+export async function checkToolPath(ctx: ToolContext, path: string, options: PathCheckOptions = {}): Promise<PathCheck> {
   const absolute = resolveToolPath(ctx.cwd, path);
   let canonical: string;
   try {
@@ -71,17 +101,17 @@ export async function checkToolPath(ctx: ToolContext, path: string): Promise<Pat
   } catch (err) {
     return { ok: false, outcome: textOutcome(describeFsError(err, path), true) };
   }
-  if (ctx.jailRoot !== undefined) {
-    let root: string;
-    try {
-      root = await canonicalPath(resolve(ctx.jailRoot));
-    } catch {
-      root = resolve(ctx.jailRoot);
-    }
-    if (!isWithin(root, canonical)) {
-      const text = `jailed: path "${path}" is outside sandbox root "${ctx.jailRoot}"`;
-      return { ok: false, outcome: textOutcome(text, true, { status: "blocked", details: { path, jail_root: ctx.jailRoot } }) };
-    }
+  if (ctx.jailRoot === undefined) return { ok: true, absolute, canonical };
+  const root = await canonicalJailRoot(ctx.jailRoot);
+  if (!isWithin(root, canonical) && !(options.ownSpillFiles === true && isOwnSpillFile(canonical))) {
+    const text = `jailed: path "${path}" is outside sandbox root "${ctx.jailRoot}"`;
+    return { ok: false, outcome: textOutcome(text, true, { status: "blocked", details: { path, jail_root: ctx.jailRoot } }) };
+  }
+  try {
+    const stats = await stat(canonical);
+    if (stats.isFile() && stats.nlink > 1) return { ok: false, outcome: hardLinkRefusal(path, stats.nlink) };
+  } catch {
+    // Missing (a new file) or unreadable: the tool reports it.
   }
   return { ok: true, absolute, canonical };
 }

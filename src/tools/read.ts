@@ -5,11 +5,14 @@
  * from; pages through files of any size. PNG/JPEG/GIF/WebP files (extension
  * and magic bytes) come back as one base64 image block. Directories, special
  * files and binary files (NUL in the first 8 KiB) are refused with an error.
+ * Under --jail the path must be inside the root (paths.ts), or be a spill
+ * file of this process's own bash commands; a file with several hard links
+ * is refused, checked again on the opened file.
  */
 import { open, readFile, stat, type FileHandle } from "node:fs/promises";
 import { extname } from "node:path";
 import * as v from "valibot";
-import { checkToolPath, describeFsError } from "./paths.ts";
+import { checkToolPath, describeFsError, hardLinkRefusal } from "./paths.ts";
 import { scanPage, type TextPage } from "./read-scan.ts";
 import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, PATH_PROPERTY, parseToolArgs, PathArg } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
@@ -117,7 +120,7 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
   const parsed = parseToolArgs("read", ReadArgs, rawArgs);
   if (!parsed.ok) return parsed.outcome;
   const { path, offset, limit } = parsed.value;
-  const checked = await checkToolPath(ctx, path);
+  const checked = await checkToolPath(ctx, path, { ownSpillFiles: true });
   if (!checked.ok) return checked.outcome;
   const { absolute, canonical } = checked;
 
@@ -138,6 +141,11 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
     return textOutcome(describeFsError(err, path), true);
   }
   try {
+    if (ctx.jailRoot !== undefined) {
+      // The file opened may not be the one checked (a link swapped in between): check the open file itself.
+      const links = (await handle.stat()).nlink;
+      if (links > 1) return hardLinkRefusal(path, links);
+    }
     const head = await readHead(handle);
     const extensionMime = IMAGE_EXTENSIONS[extname(canonical).toLowerCase()];
     const looksBinary = head.includes(0);
@@ -158,17 +166,13 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
 export function createReadTool(): Tool {
   return {
     name: "read",
-    description:
-      "Read a file. Text comes back as lines (no line numbers), at most " +
-      `${MAX_OUTPUT_LINES} lines or ${MAX_OUTPUT_BYTES / 1024} KiB per call; use offset (1-based line) and limit ` +
-      "to page through larger files — the result says which offset to continue from. " +
-      "PNG, JPEG, GIF and WebP files are returned as images. Binary files are refused.",
+    description: "Read a file, a page at a time (offset = 1-based line). Images (png/jpg/gif/webp) return inline.",
     schema: {
       type: "object",
       properties: {
         path: PATH_PROPERTY,
-        offset: { type: "integer", minimum: 1, description: "1-based line number to start reading at (default 1)." },
-        limit: { type: "integer", minimum: 1, description: `Maximum number of lines to return (at most ${MAX_OUTPUT_LINES}).` },
+        offset: { type: "integer" },
+        limit: { type: "integer" },
       },
       required: ["path"],
     },

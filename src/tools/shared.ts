@@ -18,11 +18,8 @@ export const MAX_OUTPUT_BYTES = 51_200;
 /** The file tools' `path` argument: a non-empty string. */
 export const PathArg = v.pipe(v.string("expected a string"), v.minLength(1, "must not be empty"));
 
-/** How the file tools advertise `path` to the model. */
-export const PATH_PROPERTY = {
-  type: "string",
-  description: "File path, absolute or relative to the working directory (~/ allowed).",
-} as const;
+/** How the file tools advertise `path` to the model (relative paths and `~/` are resolved). */
+export const PATH_PROPERTY = { type: "string" } as const;
 
 export type ParsedArgs<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly outcome: ToolOutcome };
 

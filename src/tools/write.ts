@@ -57,14 +57,12 @@ async function executeWrite(rawArgs: Readonly<Record<string, unknown>>, ctx: Too
 export function createWriteTool(): Tool {
   return {
     name: "write",
-    description:
-      "Create or overwrite a file with the given content. Parent directories are created. " +
-      "The whole file is replaced; use edit for targeted changes to an existing file.",
+    description: "Write a file. Creates parent dirs. Overwrites.",
     schema: {
       type: "object",
       properties: {
         path: PATH_PROPERTY,
-        content: { type: "string", description: "The complete new content of the file." },
+        content: { type: "string" },
       },
       required: ["path", "content"],
     },

@@ -75,7 +75,7 @@ describe("zot ext doctor through the binary", () => {
     behaveExtension(root, "zz-clash", ["command=hellopy", "register-builtins"]);
     await Bun.write(join(root, "broken", "extension.json"), '{"name": "broken"}');
     const started = Date.now();
-    const result = await runZot(["ext", "doctor"], { home, timeoutMs: 15_000 });
+    const result = await runZot(["ext", "doctor"], { home, timeoutMs: 15_000, env: { ZOT_EXT_READY_TIMEOUT_MS: "3000" } });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(result.code).toBe(1);
     const out = result.stdout;

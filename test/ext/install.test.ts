@@ -4,14 +4,15 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import {
-  chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync,
+  chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync,
+  symlinkSync, writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { type ZotPaths, zotPaths } from "../../src/common/home.ts";
 import { defaultDirName, installExtension, isGitUrl } from "../../src/ext/install.ts";
 import { tempDir } from "../support/binary.ts";
 import { caughtZotError } from "../support/errors.ts";
-import { PROCESS_MANIFEST, makeBareRepo, writeExtension } from "../fixtures/ext-install/make.ts";
+import { PROCESS_MANIFEST, git, makeBareRepo, writeExtension } from "../fixtures/ext-install/make.ts";
 import { removeTempDirs } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -66,21 +67,66 @@ describe("source classification", () => {
 });
 
 describe("install from a path", () => {
-  test("copies the tree with modes, symlinks as content, and reports name and version", async () => {
+  test("copies the tree with modes and reports name and version", async () => {
     const dir = source("hello", { "hello.sh": "#!/bin/sh\necho hi\n", "lib/data.txt": "data" });
     chmodSync(join(dir, "hello.sh"), 0o755);
     chmodSync(join(dir, "lib/data.txt"), 0o640);
-    writeFileSync(join(base, "outside.txt"), "linked content");
-    symlinkSync(join(base, "outside.txt"), join(dir, "link.txt"));
 
     const result = await installExtension(dir, { paths, cwd, project: false });
     const dest = join(paths.extensions, "hello");
     expect(result).toEqual({ kind: "path", scope: "global", dest, name: "hello", version: "1.2.3" });
     expect(statSync(join(dest, "hello.sh")).mode & 0o777).toBe(0o755);
     expect(statSync(join(dest, "lib/data.txt")).mode & 0o777).toBe(0o640);
-    expect(lstatSync(join(dest, "link.txt")).isSymbolicLink()).toBe(false);
-    expect(readFileSync(join(dest, "link.txt"), "utf8")).toBe("linked content");
     expect(rootEntries()).toEqual(["hello"]);
+  });
+
+  test("symlinks inside the tree are recreated as relative links into the copy, never followed", async () => {
+    const dir = source("hello", { "lib/data.txt": "data", "node_modules/pkg/cli.js": "cli" });
+    mkdirSync(join(dir, "node_modules", ".bin"));
+    symlinkSync("../pkg/cli.js", join(dir, "node_modules", ".bin", "pkg"));
+    symlinkSync(join(dir, "lib", "data.txt"), join(dir, "absolute-inside.txt"));
+    symlinkSync("lib", join(dir, "lib-link"));
+    symlinkSync(".", join(dir, "self"));
+    const chain = join(dir, "chain");
+    symlinkSync("absolute-inside.txt", chain);
+
+    const { dest } = await installExtension(dir, { paths, cwd, project: false });
+    for (const [link, text] of [["node_modules/.bin/pkg", "../pkg/cli.js"], ["absolute-inside.txt", "lib/data.txt"], ["lib-link", "lib"], ["self", "."], ["chain", "lib/data.txt"]]) {
+      expect(lstatSync(join(dest, link!)).isSymbolicLink()).toBe(true);
+      expect(readlinkSync(join(dest, link!))).toBe(text!);
+    }
+    expect(realpathSync(join(dest, "absolute-inside.txt"))).toBe(realpathSync(join(dest, "lib", "data.txt")));
+    expect(readFileSync(join(dest, "lib-link", "data.txt"), "utf8")).toBe("data");
+  });
+
+  test.each([
+    ["a directory outside (big -> /usr)", "/usr"],
+    ["a file outside", "../../../outside.txt"],
+    ["a relative path climbing out", "../.."],
+  ])("a symlink to %s is refused, naming the link; nothing is installed", async (_label, target) => {
+    writeFileSync(join(base, "outside.txt"), "secret");
+    const dir = source("hello", { "lib/a.txt": "a" });
+    symlinkSync(target, join(dir, "lib", "big"));
+    const err = await caught(installExtension(dir, { paths, cwd, project: false }));
+    expect(err.code).toBe("ext.symlink_outside");
+    expect(err.message).toBe(
+      `cannot install ${dir}: symlink ${join(dir, "lib", "big")} points outside the extension (-> ${target}); ` +
+        "zot does not follow links out of an extension: replace it with a copy or remove it",
+    );
+    expect(rootEntries()).toEqual([]);
+  });
+
+  test("a hardlink to a file outside the tree becomes an independent copy", async () => {
+    const outside = join(base, "outside.txt");
+    writeFileSync(outside, "shared");
+    const dir = source("hello");
+    linkSync(outside, join(dir, "hard.txt"));
+    const { dest } = await installExtension(dir, { paths, cwd, project: false });
+    const copy = join(dest, "hard.txt");
+    expect(statSync(copy).ino).not.toBe(statSync(outside).ino);
+    expect(statSync(copy).nlink).toBe(1);
+    writeFileSync(copy, "changed in the install");
+    expect(readFileSync(outside, "utf8")).toBe("shared");
   });
 
   test("'.' is resolved against cwd and named after that directory", async () => {
@@ -221,6 +267,38 @@ describe("install from git", () => {
     const err = await caught(installExtension(`file://${bare}`, { paths, cwd, project: false }));
     expect(err.message).toContain("extension.json not found");
     expect(rootEntries()).toEqual([]);
+  });
+
+  test.each([
+    ["outside the repository", "/usr"],
+    ["climbing out", "../../.."],
+    ["to nothing", "does-not-exist"],
+  ])("a repository with a symlink %s is refused, naming the link", async (_label, target) => {
+    const work = writeExtension(join(base, "repos", "work-linky"), PROCESS_MANIFEST, { "hello.sh": "#!/bin/sh\n" });
+    symlinkSync(target, join(work, "big"));
+    git(["init", "--quiet"], work);
+    git(["add", "-A"], work);
+    git(["commit", "--quiet", "-m", "link"], work);
+    const bare = join(base, "repos", "linky.git");
+    git(["clone", "--quiet", "--bare", work, bare], base);
+    const url = `file://${bare}`;
+    const err = await caught(installExtension(url, { paths, cwd, project: false }));
+    expect(err.message).toStartWith(`cannot install ${url}: `);
+    expect(err.message).toContain("big");
+    expect(err.message).toContain(`-> ${target}`);
+    expect(rootEntries()).toEqual([]);
+  });
+
+  test("a repository with links that stay inside installs with them", async () => {
+    const work = writeExtension(join(base, "repos", "work-inside"), PROCESS_MANIFEST, { "hello.sh": "#!/bin/sh\n", "lib/x.txt": "x" });
+    symlinkSync("lib/x.txt", join(work, "x-link"));
+    git(["init", "--quiet"], work);
+    git(["add", "-A"], work);
+    git(["commit", "--quiet", "-m", "inside"], work);
+    const bare = join(base, "repos", "inside.git");
+    git(["clone", "--quiet", "--bare", work, bare], base);
+    const { dest } = await installExtension(`file://${bare}`, { paths, cwd, project: false });
+    expect(readlinkSync(join(dest, "x-link"))).toBe("lib/x.txt");
   });
 
   test("a failing clone shows git's stderr and leaves nothing behind", async () => {

@@ -1,6 +1,6 @@
 /** Log path resolution, printing, and following (append, truncation, rotation, abort). */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ZotError } from "../../src/common/errors.ts";
 import { type ZotPaths, zotPaths } from "../../src/common/home.ts";
@@ -68,6 +68,14 @@ describe("printLog", () => {
     expect(out.text()).toBe(big);
   });
 
+  test("the rotated generation is printed before the current file", async () => {
+    writeFileSync(join(paths.logs, "ext-gen.log.1"), "older\n");
+    writeFileSync(join(paths.logs, "ext-gen.log"), "newer\n");
+    const out = collector();
+    await printLog(await resolveLogTarget("gen", { cwd, paths }), out.write);
+    expect(out.text()).toBe("older\nnewer\n");
+  });
+
   test("a missing log names the path", async () => {
     const target = await resolveLogTarget("quiet", { cwd, paths });
     let error: unknown;
@@ -106,6 +114,26 @@ describe("followLog", () => {
     controller.abort();
     await following;
     expect(out.text()).toBe("first\nsecond\nafter truncate\nrotated\n");
+  });
+
+  test("lines a writer appended to the old file just before rotating are not lost", async () => {
+    const path = join(paths.logs, "ext-rot.log");
+    writeFileSync(path, "one\n");
+    const out = collector();
+    const controller = new AbortController();
+    // A long poll: the late append, the rotation and the new file all happen between two polls.
+    const following = followLog({ name: "rot", path }, out.write, controller.signal, 300);
+    await out.waitFor("one\n");
+    const oldFile = openSync(path, "a");
+    writeSync(oldFile, "two (late, in the old file)\n");
+    renameSync(path, `${path}.1`);
+    writeSync(oldFile, "three (after the rename, still the old file)\n");
+    closeSync(oldFile);
+    writeFileSync(path, "four (new file)\n");
+    await out.waitFor("four (new file)\n");
+    controller.abort();
+    await following;
+    expect(out.text()).toBe("one\ntwo (late, in the old file)\nthree (after the rename, still the old file)\nfour (new file)\n");
   });
 
   test("a missing log fails before following", async () => {

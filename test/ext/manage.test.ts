@@ -1,13 +1,14 @@
 /** enable/disable rewrites (fields, key order, mode kept) and removal of installed extensions. */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ZotError } from "../../src/common/errors.ts";
 import { removeInstalled, removeTree, serialiseOrdered, setEnabled, topLevelKeys } from "../../src/ext/manage.ts";
 import { loadManifest } from "../../src/ext/manifest.ts";
 import { tempDir } from "../support/binary.ts";
 import { writeExtension } from "../fixtures/ext-install/make.ts";
 import { removeTempDirs } from "../support/temp.ts";
+import { caughtZotError } from "../support/errors.ts";
+import { ZotError } from "../../src/common/errors.ts";
 
 afterAll(removeTempDirs);
 
@@ -18,6 +19,7 @@ beforeEach(() => {
 });
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
+
 
 function manifestText(dir: string): string {
   return readFileSync(join(dir, "extension.json"), "utf8");
@@ -43,6 +45,42 @@ describe("setEnabled", () => {
     expect(await setEnabled(dir, true)).toBe("changed");
     expect(Object.keys(JSON.parse(manifestText(dir)))).toEqual(["name", "enabled", "exec", "description"]);
     expect(JSON.parse(manifestText(dir)).enabled).toBe(true);
+  });
+
+  test("a manifest that already has enabled keeps exactly one, in its place", async () => {
+    const dir = writeExtension(join(base, "todo"), '{"enabled": true, "name": "todo", "exec": "./todo", "zeta": [1]}');
+    expect(await setEnabled(dir, false)).toBe("changed");
+    expect(manifestText(dir)).toBe('{\n  "enabled": false,\n  "name": "todo",\n  "exec": "./todo",\n  "zeta": [\n    1\n  ]\n}\n');
+    expect(await setEnabled(dir, true)).toBe("changed");
+    expect(manifestText(dir).match(/"enabled"/g)).toHaveLength(1);
+    expect(manifestText(dir)).toStartWith('{\n  "enabled": true,\n  "name": "todo"');
+  });
+
+  test("never writes through a symlinked manifest or extension directory", async () => {
+    const outside = writeExtension(join(base, "outside"), '{"name":"todo","exec":"./todo"}');
+    const dir = join(base, "installed", "todo");
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(join(outside, "extension.json"), join(dir, "extension.json"));
+    const linked = await caughtZotError(setEnabled(dir, false));
+    expect(linked.code).toBe("ext.manifest_symlink");
+    expect(linked.message).toBe(
+      `${join(dir, "extension.json")} is a symlink (-> ${join(outside, "extension.json")}); zot does not write through symlinks: ` +
+        `set "enabled" in ${join(dir, "extension.json")} by hand`,
+    );
+    symlinkSync(outside, join(base, "installed", "linked-dir"));
+    const linkedDir = await caughtZotError(setEnabled(join(base, "installed", "linked-dir"), false));
+    expect(linkedDir.message).toStartWith(`the extension directory ${join(base, "installed", "linked-dir")} is a symlink (-> ${outside})`);
+    expect(manifestText(outside)).toBe('{"name":"todo","exec":"./todo"}');
+  });
+
+  test("a hardlinked manifest is replaced, not written through", async () => {
+    const outside = writeExtension(join(base, "outside"), '{"name":"todo","exec":"./todo"}');
+    const dir = join(base, "installed", "todo");
+    mkdirSync(dir, { recursive: true });
+    linkSync(join(outside, "extension.json"), join(dir, "extension.json"));
+    expect(await setEnabled(dir, false)).toBe("changed");
+    expect(JSON.parse(manifestText(dir)).enabled).toBe(false);
+    expect(manifestText(outside)).toBe('{"name":"todo","exec":"./todo"}');
   });
 
   test("an already-matching state writes nothing", async () => {

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { dispatchCommandResponse, type CommandActionHandler } from "../../src/ext/host.ts";
 import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { tempDir } from "../support/binary.ts";
-import { behaveExtension, copyExample, copyFixture, quickExtension, hostsShutDownAfterEach, isAlive, waitFor } from "../support/extensions.ts";
+import {
+  behaveExtension, copyExample, copyFixture, quickExtension, hostsShutDownAfterEach, isAlive, logText, waitFor, waitForLog,
+} from "../support/extensions.ts";
 import { removeTempDirs } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -41,7 +43,7 @@ describe("extension manager with real extensions", () => {
     expect(ui.notes).toContainEqual({ extension: "notes-ts", level: "success", message: "saved note 1" });
     expect((await toolByName(manager, "read_notes").execute({}, ctx())).content).toEqual([{ type: "text", text: "buy milk" }]);
     // hello_ack.cwd is the user's project, not the extension directory.
-    expect(readFileSync(join(manager.connection("notes-ts")!.log.path), "utf8")).toContain(`host cwd ${cwd}`);
+    expect(await waitForLog(manager.connection("notes-ts")!.log.path, `host cwd ${cwd}`)).toContain(`host cwd ${cwd}`);
   });
 
   test("hello_ack carries protocol version, zot version, provider, model, the project cwd, extension/data dirs and capabilities", async () => {
@@ -131,9 +133,9 @@ describe("extension manager with real extensions", () => {
       "second:command:weather:first",
       "second:tool:py_echo:first",
     ]);
-    const log = readFileSync(manager.connection("second")!.log.path, "utf8");
+    const log = await logText(manager.connection("second")!.log.path);
     expect(log).toContain("command /weather not registered: already taken by first");
-    expect(readFileSync(manager.connection("first")!.log.path, "utf8")).toContain('tool "bash" not registered: already taken by built-in');
+    expect(await logText(manager.connection("first")!.log.path)).toContain('tool "bash" not registered: already taken by built-in');
   });
 
   test("ten extensions start concurrently under one deadline", async () => {
@@ -207,7 +209,7 @@ describe("extension manager with real extensions", () => {
   test("the log gets a start marker and the extension's stderr", async () => {
     const { manager, home } = host([behaveExtension(tempDir(), "logged", ["exit-before-hello=4"])]);
     await manager.start();
-    const log = readFileSync(join(home, "logs", "ext-logged.log"), "utf8");
+    const log = await waitForLog(join(home, "logs", "ext-logged.log"), "failing before hello");
     expect(log).toMatch(/\[zot\] starting logged\/1\.0\.0 at \d{4}-/);
     expect(log).toContain("failing before hello");
     expect(existsSync(join(home, "logs"))).toBe(true);

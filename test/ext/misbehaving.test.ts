@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ExtensionLoadError } from "../../src/ext/errors.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
 import { tempDir } from "../support/binary.ts";
-import { behaveExtension, hostsShutDownAfterEach, isAlive, waitFor } from "../support/extensions.ts";
+import { behaveExtension, hostsShutDownAfterEach, isAlive, logText, waitFor, waitForLog } from "../support/extensions.ts";
 import { removeTempDirs } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -65,7 +65,7 @@ describe("misbehaving extensions", () => {
     await manager.start();
     expect(manager.connection("noisy")?.readyState).toBe("ready");
     expect((await manager.invokeCommand("greet", "x")).response.display).toBe("hello x from noisy");
-    const log = readFileSync(manager.connection("noisy")!.log.path, "utf8");
+    const log = await logText(manager.connection("noisy")!.log.path);
     expect(log).toContain("malformed JSON frame dropped");
     expect(log).toContain("frame dropped: not a JSON object");
     expect(log).toContain('unknown frame type "no_such_frame" dropped');
@@ -80,7 +80,7 @@ describe("misbehaving extensions", () => {
     expect(await waitFor(() => ui.notes.some((n) => n.level === "failed"))).toBe(true);
     expect(ui.notes.find((n) => n.level === "failed")).toMatchObject({ extension: "huge", message: expect.stringContaining("frame limit") });
     expect(manager.registry.command("greet")?.extension).toBe("calm");
-    expect(readFileSync(join(manager.connection("huge")!.log.path), "utf8")).toContain("frame exceeds 4194304 bytes");
+    expect(await logText(manager.connection("huge")!.log.path)).toContain("frame exceeds 4194304 bytes");
     expect(await waitFor(() => !isAlive(pidsOf(pidFile).pid))).toBe(true);
   });
 
@@ -107,7 +107,7 @@ describe("misbehaving extensions", () => {
     await manager.shutdown();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
     expect(isAlive(pid)).toBe(false);
-    expect(readFileSync(join(home, "logs", "ext-stubborn.log"), "utf8")).toContain("did not exit after SIGTERM; sending SIGKILL");
+    expect(await logText(join(home, "logs", "ext-stubborn.log"))).toContain("did not exit after SIGTERM; sending SIGKILL");
   });
 
   test("an extension that registers and exits during startup leaves no registrations behind", async () => {
@@ -143,7 +143,7 @@ describe("misbehaving extensions", () => {
     const stray = manager.tools().find((t) => t.extension === "stray" && t.name === "py_echo")!;
     const outcome = await stray.execute({ text: "ok" }, { cwd: "/", signal: new AbortController().signal, onProgress: () => {} });
     expect(outcome.content).toEqual([{ type: "text", text: 'echo: {"text": "ok"}' }]);
-    expect(readFileSync(manager.connection("stray")!.log.path, "utf8")).toContain('tool_result for unknown or expired id "no-such-id" ignored');
+    expect(await logText(manager.connection("stray")!.log.path)).toContain('tool_result for unknown or expired id "no-such-id" ignored');
 
     const lateConnection = manager.connection("late")!;
     const registered = { name: "py_echo", description: "", schema: {}, deferred: false, interactive: false, extension: "late" };
@@ -156,7 +156,7 @@ describe("misbehaving extensions", () => {
         return false;
       }
     })).toBe(true);
-    expect(await waitFor(() => readFileSync(lateConnection.log.path, "utf8").includes("unknown or expired id"), 3_000)).toBe(true);
+    expect(await waitForLog(lateConnection.log.path, "unknown or expired id")).toContain("unknown or expired id");
     expect(lateConnection.closed).toBe(false);
   });
 
@@ -169,7 +169,7 @@ describe("misbehaving extensions", () => {
     const timedOut = await callExtensionTool(manager.connection("plain"), registered, { text: "slow" }, { timeoutMs: 100 });
     expect(timedOut).toMatchObject({ isError: true, status: "timed_out" });
     // Wait until the late result arrived (logged as expired), then check no cancel was delivered.
-    expect(await waitFor(() => readFileSync(manager.connection("plain")!.log.path, "utf8").includes("unknown or expired id"), 3_000)).toBe(true);
+    expect(await waitForLog(manager.connection("plain")!.log.path, "unknown or expired id")).toContain("unknown or expired id");
     expect(existsSync(cancelLog)).toBe(false);
   });
 });

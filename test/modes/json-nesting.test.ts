@@ -90,7 +90,7 @@ describe("an extension sending JSON nested too deep", () => {
 
     const log = readFileSync(join(env.home, "logs", "ext-deep-json.log"), "utf8");
     expect(log).toContain("[zot] frame dropped: JSON nested deeper than 256 levels");
-    expect(log).toContain('[zot] invalid register_tool frame dropped: field "schema": nested deeper than 128 levels');
+    expect(log).toContain('[zot] tool "deep_schema" rejected: the schema nests deeper than 128 levels');
     expect(log).toContain("[zot] modified_args ignored: nested deeper than 128 levels");
     expect(log).toContain("[zot] call_tool read refused: call_tool args nested deeper than 128 levels");
 

@@ -349,3 +349,32 @@ test("extension notes arrive as ext_notify / ext_clear_notes; slash commands sta
   expect(requestTexts(env.server.requests[0])).toContain("/greet everyone");
   expect(await waitFor(() => !isAlive(notePid(note)))).toBe(true);
 });
+
+test("a client that never stops writing cannot starve signal handling: SIGTERM still exits 143", async () => {
+  const binary = await zotBinary();
+  // zot's stdin is an endless flood of junk lines (its answers go to /dev/null: a stalled stdout is another test);
+  // the shell prints zot's pid and reports its exit code.
+  const script = 'yes "not json" | "$0" rpc --base-url "$1" >/dev/null 2>&1 & echo "$!"; wait "$!"; echo "exit $?"';
+  const shell = Bun.spawn(["/bin/sh", "-c", script, binary, env.server.anthropicBaseUrl], {
+    cwd: env.cwd,
+    env: cleanEnv(env.home, { ANTHROPIC_API_KEY: "test-key" }),
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  const lines = shell.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let pid = 0;
+  try {
+    pid = Number((await lines.read()).value?.trim());
+    expect(pid).toBeGreaterThan(0);
+    // Let the flood run past startup: answering junk lines keeps the process busy.
+    await Bun.sleep(1_000);
+    process.kill(pid, "SIGTERM");
+    expect(await waitFor(() => !isAlive(pid), 10_000)).toBe(true);
+    let rest = "";
+    for (let chunk = await lines.read(); !chunk.done; chunk = await lines.read()) rest += chunk.value;
+    expect(rest.trim()).toBe("exit 143");
+  } finally {
+    if (pid > 0 && isAlive(pid)) process.kill(pid, "SIGKILL");
+    await shell.exited;
+  }
+});

@@ -68,8 +68,13 @@ function fifo(): StalledFifo {
 }
 
 /** dist/zot with the stand-in model, stdout on `stdout`. */
-function spawnZot(args: readonly string[], stdout: number | "pipe", stderr: "pipe" | "ignore" = "pipe"): Bun.Subprocess<"ignore", "pipe", "pipe"> {
-  const proc = Bun.spawn([zot, ...args, ...env.providerArgs()], { cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout, stderr });
+function spawnZot(
+  args: readonly string[],
+  stdout: number | "pipe",
+  stderr: "pipe" | "ignore" = "pipe",
+  extraEnv: Record<string, string> = {},
+): Bun.Subprocess<"ignore", "pipe", "pipe"> {
+  const proc = Bun.spawn([zot, ...args, ...env.providerArgs()], { cwd: env.cwd, env: cleanEnv(env.home, extraEnv), stdin: "ignore", stdout, stderr });
   spawned.push(proc);
   return proc as Bun.Subprocess<"ignore", "pipe", "pipe">;
 }
@@ -221,7 +226,8 @@ describe.if(linux)("a stdout nobody reads", () => {
     "while stdout is stalled the model stream is paused: zot holds a few MiB, not the whole response",
     async () => {
       env.server.enqueue({ type: "endless" });
-      const proc = spawnZot(["--json", "go on forever"], fifo().writeEnd, "ignore");
+      // The model-output cap (16 Mi characters) lifted: only backpressure can stop zot reading now.
+      const proc = spawnZot(["--json", "go on forever"], fifo().writeEnd, "ignore", { ZOT_STREAM_MAX_OUTPUT_CHARS: String(1024 * 1024 * 1024) });
       expect(await modelStreamPaused()).toBe(true);
       // Without backpressure zot reads on into memory until the 256 MiB response cap.
       expect(env.server.endlessCharsSent()).toBeLessThan(32 * 1024 * 1024);

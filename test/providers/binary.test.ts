@@ -253,4 +253,13 @@ describe("stream limits", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("zot: openai: response larger than 2 MiB (the per-response limit)\n");
   });
+
+  test("an endless answer ends at ZOT_STREAM_MAX_OUTPUT_CHARS even when the byte bound is far away", async () => {
+    env.server.enqueue({ type: "endless", chunkChars: 64 * 1024 });
+    const result = await env.run(["-p", "hi", ...env.providerArgs()], {
+      env: { ZOT_STREAM_MAX_BYTES: String(64 * 1024 * 1024 * 1024), ZOT_STREAM_MAX_OUTPUT_CHARS: String(2 * 1024 * 1024) },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("zot: anthropic: model output longer than 2 Mi characters in one response (the per-response limit)\n");
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createClient, type ProviderName } from "../../src/providers/index.ts";
 import { ProviderError, type StreamEvent } from "../../src/providers/types.ts";
-import { DEFAULT_STALL_TIMEOUT_MS, resolveKeepaliveTimeoutMs, resolveMaxResponseBytes, resolveStallTimeoutMs } from "../../src/providers/http.ts";
+import { DEFAULT_STALL_TIMEOUT_MS, resolveKeepaliveTimeoutMs, resolveMaxOutputChars, resolveMaxResponseBytes, resolveStallTimeoutMs } from "../../src/providers/http.ts";
 import type { RetryPolicy } from "../../src/providers/retry.ts";
 import { SSE_MAX_EVENT_CHARS, SSE_MAX_LINE_CHARS } from "../../src/providers/sse.ts";
 import { startModelServer } from "../support/model-server.ts";
@@ -229,6 +229,9 @@ describe("stream limits", () => {
     expect(resolveMaxResponseBytes(undefined, {})).toBe(256 * 1024 * 1024);
     expect(resolveMaxResponseBytes(undefined, { ZOT_STREAM_MAX_BYTES: "4096" })).toBe(4096);
     expect(resolveMaxResponseBytes(undefined, { ZOT_STREAM_MAX_BYTES: "-1" })).toBe(256 * 1024 * 1024);
+    expect(resolveMaxOutputChars({})).toBe(16 * 1024 * 1024);
+    expect(resolveMaxOutputChars({ ZOT_STREAM_MAX_OUTPUT_CHARS: "1000" })).toBe(1000);
+    expect(resolveMaxOutputChars({ ZOT_STREAM_MAX_OUTPUT_CHARS: "x" })).toBe(16 * 1024 * 1024);
     expect(SSE_MAX_EVENT_CHARS).toBe(16 * 1024 * 1024);
     expect(SSE_MAX_LINE_CHARS).toBe(10 * 1024 * 1024);
   });

@@ -56,7 +56,7 @@ describe("crash durability", () => {
     const lastReported = await runAndKill(home.sessionsRoot, home.cwd, script, 40);
 
     const dir = sessionDirForCwd(home.cwd, home.sessionsRoot);
-    const files = readdirSync(dir);
+    const files = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
     expect(files).toHaveLength(1);
     const path = join(dir, files[0] ?? "");
 

@@ -117,27 +117,32 @@ describe("pickSession", () => {
 });
 
 describe("pruning empty sessions", () => {
-  test("removes only stale meta-only files; fresh, non-empty, foreign and kept files survive", async () => {
+  test("removes only stale meta-only files; fresh, non-empty, foreign, kept and locked files survive", async () => {
     const home = tempHome();
     const dir = sessionDirForCwd(home.cwd, home.sessionsRoot);
 
-    const staleEmpty = newWriter(home);
     const freshEmpty = newWriter(home); // a concurrently running zot, just started
     const ownEmpty = newWriter(home);
+    const lockedEmpty = newWriter(home); // a live zot whose file has been quiet for long
     const staleWithMessage = sessionWith(home, ["keep me"], 60 * MINUTE);
-    setMtime(staleEmpty.path, 60 * MINUTE);
-    setMtime(ownEmpty.path, 60 * MINUTE);
+    // An abandoned file: its zot died before the first message (nobody holds its lock).
+    const staleEmpty = join(dir, "20240101-000000-deadbeef.jsonl");
+    writeFileSync(staleEmpty, `${JSON.stringify({ type: "meta", meta: { id: "deadbeef-1", cwd: home.cwd, model: "m", provider: "p", started: "", version: "1" } })}\n`);
+    const orphanIndex = join(dir, ".gone.jsonl.idx");
+    writeFileSync(orphanIndex, "{}\n");
+    for (const path of [staleEmpty, ownEmpty.path, lockedEmpty.path, orphanIndex]) setMtime(path, 60 * MINUTE);
     mkdirSync(dir, { recursive: true });
     const foreign = join(dir, "foreign.jsonl");
     writeFileSync(foreign, "hello\n");
     setMtime(foreign, 60 * MINUTE);
 
     const removed = await pruneEmptySessions(dir, { keep: [ownEmpty.path] });
-    expect(removed).toEqual([staleEmpty.path]);
-    expect(existsSync(staleEmpty.path)).toBe(false);
-    for (const path of [freshEmpty.path, ownEmpty.path, staleWithMessage, foreign]) expect(existsSync(path)).toBe(true);
+    expect(removed).toEqual([staleEmpty]);
+    expect(existsSync(staleEmpty)).toBe(false);
+    expect(existsSync(orphanIndex)).toBe(false);
+    for (const path of [freshEmpty.path, ownEmpty.path, lockedEmpty.path, staleWithMessage, foreign]) expect(existsSync(path)).toBe(true);
 
-    for (const writer of [staleEmpty, freshEmpty, ownEmpty]) writer.close();
+    for (const writer of [freshEmpty, ownEmpty, lockedEmpty]) writer.close();
   });
 
   test("a writer whose empty file was pruned recreates it on the next append", () => {

@@ -60,7 +60,9 @@ describe("session round trip", () => {
     expect(dirname(writer.path)).toBe(expectedDir);
     expect(sessionDirForCwd(home.cwd, home.sessionsRoot)).toBe(expectedDir);
     expect(basename(writer.path)).toBe(`20241231-230509-${writer.id.replace(/-/g, "").slice(0, 8)}.jsonl`);
-    expect(statSync(writer.path).mode & 0o777 & ~process.umask()).toBe(0o644 & ~process.umask());
+    expect(statSync(writer.path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(writer.path)).mode & 0o777).toBe(0o700);
+    expect(statSync(home.sessionsRoot).mode & 0o777).toBe(0o700);
     const firstLine = JSON.parse(readFileSync(writer.path, "utf8").split("\n")[0] ?? "");
     expect(firstLine).toEqual({
       type: "meta",

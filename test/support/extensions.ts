@@ -4,11 +4,12 @@
  * factory with an isolated ZOT_HOME, and process-liveness checks.
  */
 import { afterEach } from "bun:test";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { zotPaths } from "../../src/common/home.ts";
 import { ExtensionManager, type ExtensionManagerOptions } from "../../src/ext/manager.ts";
 import type { ExtensionUI, NoteLevel } from "../../src/ext/host.ts";
+import { flushAllLogs } from "../../src/ext/log-file.ts";
 import { tempDir } from "./binary.ts";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures", "extensions");
@@ -130,4 +131,24 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 3_000): Prom
     await Bun.sleep(20);
   }
   return predicate();
+}
+
+/** A log file's text once everything this process queued for its logs is written ("" when missing). */
+export async function logText(path: string): Promise<string> {
+  await flushAllLogs();
+  return existsSync(path) ? readFileSync(path, "utf8") : "";
+}
+
+/**
+ * Waits until the log at `path` contains `needle`: an extension's stderr
+ * reaches its log through a pipe, so it may arrive after the frame that
+ * told the test to look.
+ */
+export async function waitForLog(path: string, needle: string, timeoutMs = 5_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await logText(path);
+    if (text.includes(needle) || Date.now() > until) return text;
+    await Bun.sleep(20);
+  }
 }

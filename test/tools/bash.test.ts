@@ -1,16 +1,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { createBashTool, formatDuration } from "../../src/tools/index.ts";
 import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
 import { isAlive } from "../support/processes.ts";
 
-const savedOutputs: string[] = [];
-afterAll(() => {
-  cleanupTempDirs();
-  for (const path of savedOutputs) rmSync(path, { force: true });
-});
+afterAll(cleanupTempDirs);
 
-const bash = createBashTool();
+const spillDir = `${tempDir("zot-spill-")}/tmp`;
+const bash = createBashTool({ spillDir });
 
 
 async function waitUntilGone(pids: readonly number[], ms: number): Promise<number[]> {
@@ -33,7 +31,7 @@ describe("bash: running commands", () => {
     const outcome = await bash.execute({ command: "echo hello; pwd" }, ctx);
     expect(outcome.isError).toBe(false);
     expect(outcome.status).toBeUndefined();
-    expect(textOf(outcome)).toMatch(new RegExp(`^\\$ echo hello; pwd\\n\\nhello\\n${dir}\\n\\[exit 0\\]  Took \\d+\\.\\ds$`));
+    expect(textOf(outcome)).toMatch(new RegExp(`^\\$ echo hello; pwd\\n\\nhello\\n${dir}\\n\\n\\[exit 0\\]  Took \\d+\\.\\ds$`));
     expect(ctx.progress.join("")).toBe(`hello\n${dir}\n`);
     expect(outcome.details).toMatchObject({ exit_code: 0, full_output_path: undefined });
     expect(typeof outcome.details?.duration_ms).toBe("number");
@@ -43,36 +41,44 @@ describe("bash: running commands", () => {
     const outcome = await bash.execute({ command: "echo failing; exit 3" }, makeContext(tempDir()));
     expect(outcome.isError).toBe(true);
     expect(outcome.details?.exit_code).toBe(3);
-    expect(textOf(outcome)).toContain("failing\n[exit 3]");
+    expect(textOf(outcome)).toMatch(/^\$ echo failing; exit 3\n\nfailing\n\n\[exit 3\]  Took \d+\.\ds$/);
+  });
+
+  test("no output: no body, a blank line before [exit N]; a missing final newline is added", async () => {
+    const ctx = makeContext(tempDir());
+    expect(textOf(await bash.execute({ command: "true" }, ctx))).toMatch(/^\$ true\n\n\[exit 0\]  Took \d+\.\ds$/);
+    expect(textOf(await bash.execute({ command: "printf x" }, ctx))).toMatch(/^\$ printf x\n\nx\n\n\[exit 0\]  Took \d+\.\ds$/);
   });
 
   test("stderr is merged with stdout in order, syntax errors included", async () => {
     const ctx = makeContext(tempDir());
     const outcome = await bash.execute({ command: "echo one; echo two >&2; echo three; echo four >&2" }, ctx);
-    expect(textOf(outcome)).toContain("\n\none\ntwo\nthree\nfour\n[exit 0]");
+    expect(textOf(outcome)).toContain("\n\none\ntwo\nthree\nfour\n\n[exit 0]");
     const syntax = await bash.execute({ command: "if then fi (" }, ctx);
     expect(syntax.isError).toBe(true);
     expect(textOf(syntax).toLowerCase()).toContain("syntax error");
   });
 
-  test("long output keeps the tail and saves the full output to a 0600 temp file", async () => {
+  test("long output keeps the tail and saves the full output to a 0600 file in a 0700 directory", async () => {
     const outcome = await bash.execute({ command: "seq 1 30000" }, makeContext(tempDir()));
     const text = textOf(outcome);
     const path = outcome.details?.full_output_path;
     expect(typeof path).toBe("string");
     if (typeof path !== "string") return;
-    savedOutputs.push(path);
+    expect(dirname(path)).toBe(spillDir);
     expect(path).toMatch(/zot-bash-[0-9a-f]{12}\.log$/);
     expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(spillDir).mode & 0o777).toBe(0o700);
     const expected = Array.from({ length: 30000 }, (_, i) => `${i + 1}`).join("\n") + "\n";
     expect(readFileSync(path, "utf8")).toBe(expected);
-    expect(text).toContain("30000\n[exit 0]");
-    expect(text).toContain(`(full output: ${path})`);
-    expect(text).toContain("[output truncated to the last 50 KiB: showing the last");
-    expect(text).toContain("of 30000 lines");
-    expect(text).not.toContain("\n1\n2\n3\n");
-    const body = text.slice(text.indexOf("]\n") + 2, text.lastIndexOf("[exit"));
-    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(51_200);
+    // The last 50 KiB hold more than 2000 lines, so both limits apply (the original's order: lines, then bytes).
+    const notes = "... [truncated at 2000 lines: showing the last 2000 of 30000 lines]\n" +
+      "... [truncated at 51200 bytes: showing the last 12000 of 168894 bytes]\n";
+    const tail = `\n29999\n30000\n${notes}\n[exit 0] (full output: ${path})  Took `;
+    expect(text.includes(tail)).toBe(true);
+    expect(text.startsWith("$ seq 1 30000\n\n28001\n")).toBe(true);
+    const body = text.slice("$ seq 1 30000\n\n".length, text.indexOf("... [truncated"));
+    expect(Buffer.byteLength(body)).toBe(12000);
     expect(expected.endsWith(body)).toBe(true);
     // The kept tail starts at a line boundary, not mid-number.
     expect(expected[expected.length - body.length - 1]).toBe("\n");
@@ -82,10 +88,9 @@ describe("bash: running commands", () => {
   test("more than 2000 short lines keep the last 2000", async () => {
     const outcome = await bash.execute({ command: "seq 1 2500" }, makeContext(tempDir()));
     const path = outcome.details?.full_output_path;
-    if (typeof path === "string") savedOutputs.push(path);
     const text = textOf(outcome);
     expect(outcome.details).toMatchObject({ lines_truncated: true, bytes_truncated: false });
-    expect(text).toContain("showing the last 2000 of 2500 lines");
+    expect(text).toContain("\n2500\n... [truncated at 2000 lines: showing the last 2000 of 2500 lines]\n\n[exit 0] (full output: ");
     expect(text).toContain("\n501\n502\n");
     expect(text).not.toContain("\n500\n");
     expect(typeof path === "string" && readFileSync(path, "utf8").startsWith("1\n2\n")).toBe(true);
@@ -110,7 +115,7 @@ describe("bash: timeout and abort kill the process group", () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(outcome.isError).toBe(true);
     expect(outcome.status).toBe("timed_out");
-    expect(textOf(outcome)).toContain("[timed out after 0.5s; process group killed]");
+    expect(textOf(outcome)).toMatch(/\n\.\.\. \[timed out after 0\.5s; process group killed\]\n\n\[exit -1\]  Took /);
     const pids = pidsIn(ctx.progress.join(""));
     expect(pids).toHaveLength(3);
     expect(await waitUntilGone(pids, 4000)).toEqual([]);
@@ -139,7 +144,7 @@ describe("bash: timeout and abort kill the process group", () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(outcome.isError).toBe(true);
     expect(outcome.status).toBe("cancelled");
-    expect(textOf(outcome)).toContain("[cancelled; process group killed]");
+    expect(textOf(outcome)).toMatch(/\n\.\.\. \[cancelled; process group killed\]\n\n\[exit -1\]  Took /);
     expect(await waitUntilGone(pidsIn(ctx.progress.join("")), 4000)).toEqual([]);
   });
 

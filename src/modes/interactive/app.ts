@@ -340,7 +340,9 @@ export class InteractiveApp implements CommandHost, ExtensionUI {
       this.#run(`/${command.name}`, (signal) => runExtensionCommand(this, command, signal));
       return;
     }
-    this.transcript.error(`unknown command /${command.name} — type /help for the list`);
+    const starting = this.runtime.extensions?.manager.starting().map((connection) => connection.name) ?? [];
+    const hint = starting.length > 0 ? ` (still starting: ${starting.join(", ")}; try again once they are ready)` : " — type /help for the list";
+    this.transcript.error(`unknown command /${command.name}${hint}`);
     this.#next();
   }
 

@@ -4,7 +4,10 @@
  * session; new by default, --continue / --resume / --session) with the
  * interactive additions (interactive tools, the --no-yolo confirmation, the
  * extension UI), then hands the terminal to the app until the user leaves.
- * A positional prompt pre-fills the editor; it is not sent.
+ * Extensions start in the background: the editor takes input at once, their
+ * tools and commands join as each becomes ready, and load problems (an
+ * extension that never spoke included, once the startup bound passed) show
+ * in the transcript. A positional prompt pre-fills the editor; it is not sent.
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,

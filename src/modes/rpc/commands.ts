@@ -16,11 +16,18 @@
  * - set_model accepts ids the catalog lists for the current provider (any id
  *   for Ollama, which has no fixed list).
  * - get_models lists the current provider's catalog models.
+ *
+ * prompt and compact reach the model (and extensions' tools and events), so
+ * before they start they wait for extensions still starting (saying so on
+ * stderr after a second); an abort ends that wait. Every other command
+ * answers at once, even while extensions start.
  */
 import { contentJson, usageFields } from "../../agent/events.ts";
 import { ZOT_SEMVER } from "../../common/version.ts";
 import { findModel, syntheticModel, type Catalog, type ImageBlock, type ModelInfo } from "../../providers/index.ts";
+import { waitForExtensions } from "../extension-wait.ts";
 import type { HeadlessRuntime } from "../setup.ts";
+import { queueStderr } from "../../common/stderr.ts";
 import type { OperationQueue } from "./operation-queue.ts";
 import type { RpcOutput } from "./output.ts";
 import { RPC_ERRORS, RPC_PROTOCOL_VERSION, type RpcCommand, type RpcCommandOf } from "./protocol.ts";
@@ -51,6 +58,7 @@ function prompt(context: RpcContext, command: RpcCommandOf<"prompt">): void {
     return;
   }
   context.queue.enqueue(async (signal) => {
+    await waitForExtensions(runtime, queueStderr, signal);
     if (signal.aborted) {
       output.failed("prompt", command.id, RPC_ERRORS.interrupted);
       return;
@@ -67,6 +75,7 @@ function prompt(context: RpcContext, command: RpcCommandOf<"prompt">): void {
 function compact(context: RpcContext, command: RpcCommandOf<"compact">): void {
   const { output, runtime } = context;
   context.queue.enqueue(async (signal) => {
+    await waitForExtensions(runtime, queueStderr, signal);
     if (signal.aborted) {
       output.failed("compact", command.id, RPC_ERRORS.interrupted);
       return;

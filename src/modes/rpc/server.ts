@@ -35,6 +35,7 @@ import { setupHeadless } from "../setup.ts";
 import type { RpcContext } from "./commands.ts";
 import { RpcConnection } from "./connection.ts";
 import { LineReader } from "../../ext/line-reader.ts";
+import { yieldToEventLoop } from "../../common/yield.ts";
 import { OperationQueue } from "./operation-queue.ts";
 import { RpcOutput } from "./output.ts";
 import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
@@ -102,6 +103,8 @@ async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promi
       // A client that does not read its responses gets its commands read no faster (common/stdout.ts).
       const room = stdoutRoom();
       if (room !== undefined && (await Promise.race([room, interrupted])) === "signal") return "signal";
+      // A client that never stops writing must not starve signals, timers and output writes.
+      if (room === undefined) await yieldToEventLoop();
     }
   } finally {
     // Settles a read still pending after a signal or an early close.

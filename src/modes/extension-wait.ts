@@ -1,0 +1,40 @@
+/**
+ * The wait for extensions that are still starting, done by the headless
+ * modes (print, JSON, RPC) before their first model request or extension
+ * slash command; interactive mode never waits. After WAIT_NOTICE_MS of
+ * waiting it says so on stderr, once per extension still starting:
+ * `zot: waiting for extension todo (go run .)…` (its exec and args as the
+ * manifest gives them). Resolves when startup finished (every extension
+ * ready, failed, or past the startup bound, which reports it) or when
+ * `signal` aborts; it never throws.
+ */
+import type { ExtensionConnection } from "../ext/connection.ts";
+import type { HeadlessRuntime } from "./setup.ts";
+
+export const WAIT_NOTICE_MS = 1_000;
+
+/** `exec args…` as written in the manifest; arguments with spaces (or empty) are quoted. */
+export function describeCommandLine(connection: ExtensionConnection): string {
+  const quote = (word: string): string => (word === "" || /\s|"/.test(word) ? JSON.stringify(word) : word);
+  return [connection.exec, ...(connection.loaded.manifest.args ?? [])].map(quote).join(" ");
+}
+
+export async function waitForExtensions(runtime: HeadlessRuntime, warn: (text: string) => void, signal?: AbortSignal): Promise<void> {
+  const manager = runtime.extensions?.manager;
+  if (manager === undefined) return;
+  const notice = setTimeout(() => {
+    for (const connection of manager.starting()) warn(`zot: waiting for extension ${connection.name} (${describeCommandLine(connection)})…\n`);
+  }, WAIT_NOTICE_MS);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([runtime.extensionsStarted, aborted]);
+  } finally {
+    clearTimeout(notice);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
+}

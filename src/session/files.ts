@@ -1,0 +1,58 @@
+/**
+ * Opening the files of the session store (session files, their index and
+ * lock files) without ever blocking: every open adds O_NONBLOCK (a FIFO
+ * named like a session would otherwise block open(2) or read(2) forever)
+ * and anything that is not a regular file is refused. Errors are thrown as
+ * the system's (ENOENT, EACCES...), or as NotRegularFileError.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+
+export class NotRegularFileError extends Error {
+  readonly code = "ENOTREG";
+  constructor(readonly path: string) {
+    super(`${path}: not a regular file`);
+  }
+}
+
+/** open(2) with O_NONBLOCK; throws NotRegularFileError (closing it) unless it is a regular file. */
+export function openRegular(path: string, flags: number, mode?: number): number {
+  const fd = openSync(path, flags | constants.O_NONBLOCK, mode);
+  let regular: boolean;
+  try {
+    regular = fstatSync(fd).isFile();
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  if (!regular) {
+    closeSync(fd);
+    throw new NotRegularFileError(path);
+  }
+  return fd;
+}
+
+/** A small regular file's text (at most `limit` bytes); undefined when missing, special or longer. */
+export function readSmallFile(path: string, limit: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openRegular(path, constants.O_RDONLY);
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > limit) return undefined;
+    const bytes = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const got = readSync(fd, bytes, read, size - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    return bytes.toString("utf8", 0, read);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The bash tool through dist/zot: the result layout is the original zot's
+ * byte for byte; 1 GiB of fast output keeps zot's memory bounded and leaves
+ * one capped 0600 spill file in $ZOT_HOME/tmp (0700) that the result
+ * describes; --json progress is coalesced; spill files older than three days
+ * are swept by a run that builds the tools, never by --version or --help.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cleanEnv, zotBinary } from "../support/binary.ts";
+import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
+
+let env: ModeEnv;
+beforeEach(() => {
+  env = createModeEnv();
+});
+afterEach(async () => {
+  await env.dispose();
+});
+
+const TOOK = /  Took \d+\.\ds$/;
+
+function tookless(text: string | undefined): string {
+  expect(text).toMatch(TOOK);
+  return (text ?? "").replace(TOOK, "  Took <d>");
+}
+
+test("the result layout is the original's: `$ cmd`, blank line, output, blank line, [exit N], Took", async () => {
+  const commands = ["echo hi", "true", "printf 'no newline'", "echo out; echo err >&2; exit 3"];
+  env.server.enqueue(
+    { type: "tool_calls", calls: commands.map((command, i) => ({ id: `c${i}`, name: "bash", arguments: { command } })) },
+    { type: "text", text: "done" },
+  );
+  const result = await env.run(["-p", "run them", ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  const sent = toolResultsSent(env.server.requests[1]);
+  expect(tookless(sent.get("c0"))).toBe("$ echo hi\n\nhi\n\n[exit 0]  Took <d>");
+  expect(tookless(sent.get("c1"))).toBe("$ true\n\n[exit 0]  Took <d>");
+  expect(tookless(sent.get("c2"))).toBe("$ printf 'no newline'\n\nno newline\n\n[exit 0]  Took <d>");
+  expect(tookless(sent.get("c3"))).toBe("$ echo out; echo err >&2; exit 3\n\nout\nerr\n\n[exit 3]  Took <d>");
+});
+
+/** Runs dist/zot with the given args, sampling its peak RSS (VmHWM) until it exits. */
+async function runMeasured(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string; peakKiB: number }> {
+  const proc = Bun.spawn([await zotBinary(), ...args], {
+    cwd: env.cwd,
+    env: cleanEnv(env.home),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let peakKiB = 0;
+  const sample = (): void => {
+    try {
+      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
+      if (match) peakKiB = Math.max(peakKiB, Number(match[1]));
+    } catch {
+      // Exited.
+    }
+  };
+  const sampler = setInterval(sample, 25);
+  const killer = setTimeout(() => proc.kill("SIGKILL"), 25_000);
+  let stdoutBytes = 0;
+  let stdoutHead = "";
+  const stdout = (async () => {
+    for await (const chunk of proc.stdout) {
+      stdoutBytes += chunk.length;
+      if (stdoutHead.length < 4096) stdoutHead += new TextDecoder().decode(chunk.subarray(0, 4096));
+    }
+  })();
+  const stderr = new Response(proc.stderr).text();
+  await stdout;
+  await proc.exited;
+  clearInterval(sampler);
+  clearTimeout(killer);
+  return { code: proc.exitCode, stdout: `${stdoutBytes}:${stdoutHead}`, stderr: await stderr, peakKiB };
+}
+
+test.if(process.platform === "linux")(
+  "1 GiB of output: bounded memory, the tail in the result, a 64 MiB 0600 spill file the result describes",
+  async () => {
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "flood", name: "bash", arguments: { command: "yes | head -c 1G" } }] },
+      { type: "text", text: "done" },
+    );
+    const run = await runMeasured(["-p", "flood", ...env.providerArgs()]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.peakKiB).toBeGreaterThan(0);
+    expect(run.peakKiB).toBeLessThan(200 * 1024);
+
+    const text = toolResultsSent(env.server.requests[1]).get("flood") ?? "";
+    const spillDir = join(env.home, "tmp");
+    const [name, ...others] = readdirSync(spillDir);
+    expect(others).toEqual([]);
+    const spill = join(spillDir, name as string);
+    expect(text.startsWith("$ yes | head -c 1G\n\ny\ny\n")).toBe(true);
+    const notes =
+      "y\n... [truncated at 2000 lines: showing the last 2000 of 536870912 lines]\n" +
+      "... [truncated at 51200 bytes: showing the last 4000 of 1073741824 bytes]\n" +
+      "... [full output capped at 64.0 MiB: the file holds the first 67108864 of 1073741824 bytes]\n" +
+      `\n[exit 0] (full output: ${spill})  Took `;
+    expect(text.includes(notes)).toBe(true);
+    expect(statSync(spill).size).toBe(64 * 1024 * 1024);
+    expect(statSync(spill).mode & 0o777).toBe(0o600);
+    expect(statSync(spillDir).mode & 0o777).toBe(0o700);
+  },
+  30_000,
+);
+
+test.if(process.platform === "linux")("--json: live output of a flood is coalesced, not 1:1", async () => {
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "flood", name: "bash", arguments: { command: "yes | head -c 256M" } }] },
+    { type: "text", text: "done" },
+  );
+  const run = await runMeasured(["--json", "flood", ...env.providerArgs()]);
+  expect(run.code).toBe(0);
+  const stdoutBytes = Number(run.stdout.slice(0, run.stdout.indexOf(":")));
+  // 256 MiB of output arrives in far fewer bytes of tool_progress (≈1.25 MiB per second of runtime at most).
+  expect(stdoutBytes).toBeLessThan(32 * 1024 * 1024);
+  expect(run.stdout).toContain('"type":"tool_progress"');
+  expect(run.peakKiB).toBeLessThan(200 * 1024);
+}, 30_000);
+
+test("spill files older than three days are swept by a run, not by --version or --help", async () => {
+  const tmp = join(env.base, "systmp");
+  const spillDir = join(env.home, "tmp");
+  mkdirSync(tmp);
+  mkdirSync(spillDir);
+  const old = (Date.now() - 4 * 24 * 3600 * 1000) / 1000;
+  const plant = (dir: string, name: string, aged: boolean): string => {
+    const path = join(dir, name);
+    writeFileSync(path, "output\n");
+    if (aged) utimesSync(path, old, old);
+    return path;
+  };
+  const oldSpill = plant(spillDir, "zot-bash-00112233aabb.log", true);
+  const oldLegacy = plant(tmp, "zot-bash-44556677ccdd.log", true);
+  const fresh = plant(spillDir, "zot-bash-8899aabbccdd.log", false);
+  const unrelated = plant(tmp, "keep-me.log", true);
+
+  for (const flag of ["--version", "--help"]) {
+    expect((await env.run([flag], { env: { TMPDIR: tmp } })).code).toBe(0);
+  }
+  expect(existsSync(oldSpill) && existsSync(oldLegacy)).toBe(true);
+
+  env.server.enqueue({ type: "text", text: "hello", delayMs: 100 });
+  const result = await env.run(["-p", "hi", ...env.providerArgs()], { env: { TMPDIR: tmp } });
+  expect(result.code).toBe(0);
+  expect(existsSync(oldSpill)).toBe(false);
+  expect(existsSync(oldLegacy)).toBe(false);
+  expect(existsSync(fresh)).toBe(true);
+  expect(existsSync(unrelated)).toBe(true);
+});
