@@ -3,19 +3,19 @@
  * dist/zot: a stalled stdout never blocks signal handling (--json into an
  * unread FIFO, `zot rpc` into an unread socket: SIGTERM → 143 with the
  * normal cleanup: extensions shut down, no descendant left; -p waiting to
- * print its answer: SIGINT → 130); while it is
- * stalled zot stops reading the model stream (backpressure, bounded
- * memory); a slow reader gets every event in order; the shared stdout
- * description is never left non-blocking; print mode into `head -c 10`
- * (EPIPE) ends cleanly. Every process a test starts is killed in afterEach
- * (matched by its command line, so a reused pid is never hit).
+ * print its answer: SIGINT → 130; `zot ext logs -f`: SIGINT ends it);
+ * while it is stalled zot stops reading the model stream (backpressure,
+ * bounded memory); a slow reader gets every event in order; the shared
+ * stdout description is never left non-blocking; print mode into
+ * `head -c 10` (EPIPE) ends cleanly. Every process a test starts is killed
+ * in afterEach (matched by its command line, so a reused pid is never hit).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
 import { BEHAVE, FIXTURES, waitFor } from "../support/extensions.ts";
-import { stalledFifo, statusFlags, type StalledFifo } from "../support/fifo.ts";
+import { stalledFifo, statusFlags, unreadBytes, type StalledFifo } from "../support/fifo.ts";
 import { commandLine, isAlive } from "../support/processes.ts";
 import { createModeEnv, parseJsonLines, type ModeEnv } from "./helpers.ts";
 
@@ -221,6 +221,20 @@ describe.if(linux)("a stdout nobody reads", () => {
     },
     60_000,
   );
+
+  test("`zot ext logs -f` into an unread FIFO: SIGINT still ends it promptly", async () => {
+    const logs = join(env.home, "logs");
+    mkdirSync(logs, { recursive: true });
+    writeFileSync(join(logs, "ext-noisy.log"), `${"a log line ".repeat(10)}\n`.repeat(20_000));
+    const out = fifo();
+    const proc = Bun.spawn([zot, "ext", "logs", "noisy", "-f"], { cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout: out.writeEnd, stderr: "pipe" });
+    spawned.push(proc);
+    // The FIFO is full: the rest of the 2 MB log waits in zot.
+    expect(await waitFor(() => unreadBytes(out.path) >= 65_536, 10_000)).toBe(true);
+    proc.kill("SIGINT");
+    expect(await exitWithin(proc, 10_000)).toBe(0);
+    expect(await new Response(proc.stderr).text()).toBe("");
+  });
 
   test(
     "while stdout is stalled the model stream is paused: zot holds a few MiB, not the whole response",

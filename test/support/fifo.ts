@@ -3,8 +3,9 @@
  * opens it read-write (so opening never waits for a reader, and no write
  * end ever sees EPIPE) plus a non-blocking read end the test reads when it
  * chooses; `readUntil` drains that read end until the text ends with a
- * marker; `statusFlags` reads a descriptor's file status flags (O_NONBLOCK…)
- * from /proc (Linux).
+ * marker; `unreadBytes` says how much waits in it (FIONREAD, through
+ * python3); `statusFlags` reads a descriptor's file status flags
+ * (O_NONBLOCK…) from /proc (Linux).
  */
 import { closeSync, constants, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
@@ -55,4 +56,14 @@ export async function readUntil(readEnd: number, marker: string, timeoutMs = 20_
 export function statusFlags(fd: number): number {
   const match = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
   return parseInt(match?.[1] ?? "0", 8);
+}
+
+const FIONREAD = `import fcntl, os, struct, sys, termios
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+print(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\\0" * 4))[0])`;
+
+/** Bytes written into the FIFO at `path` and not read yet (a default Linux pipe is full at 65536). */
+export function unreadBytes(path: string): number {
+  const result = Bun.spawnSync(["python3", "-c", FIONREAD, path]);
+  return result.success ? Number(result.stdout.toString().trim()) : -1;
 }
