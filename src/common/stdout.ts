@@ -23,6 +23,7 @@
  * counted from the first flush that has to wait) in all; what is still
  * queued then is lost. Nothing happens at import time.
  */
+import { settledOrAborted } from "./abortable-wait.ts";
 import { FdWriter } from "./fd-writer.ts";
 
 export const STDOUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
@@ -31,18 +32,15 @@ export const INTERRUPTED_FLUSH_MS = 1_000;
 
 let writer: FdWriter | undefined;
 let interrupted = false;
-let interruption: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
 /** Date.now() after which an interrupted zot stops waiting for its reader. */
 let graceEndsAt: number | undefined;
+/** Aborted when zot is interrupted: waits for the reader end there (no long-lived promise to race against). */
+let interruption: AbortController | undefined;
 
-function interruptionPromise(): Promise<void> {
-  if (interruption === undefined) {
-    let resolve: () => void = () => undefined;
-    const promise = new Promise<void>((wake) => (resolve = wake));
-    interruption = { promise, resolve };
-    if (interrupted) resolve();
-  }
-  return interruption.promise;
+function interruptionSignal(): AbortSignal {
+  interruption ??= new AbortController();
+  if (interrupted) interruption.abort();
+  return interruption.signal;
 }
 
 /** Writes `data` after everything written before it; never blocks, never drops (unless the reader is gone). */
@@ -55,7 +53,7 @@ export function writeStdoutText(data: string | Uint8Array): void {
 export function stdoutRoom(): Promise<void> | undefined {
   const target = writer;
   if (target === undefined || interrupted || target.queuedBytes <= STDOUT_HIGH_WATER_BYTES) return undefined;
-  return Promise.race([target.whenQueuedAtMost(STDOUT_LOW_WATER_BYTES), interruptionPromise()]);
+  return settledOrAborted(target.whenQueuedAtMost(STDOUT_LOW_WATER_BYTES), interruptionSignal());
 }
 
 /** Bytes accepted and not yet written. */
@@ -81,12 +79,12 @@ export function flushStdout(): Promise<void> {
   const target = writer;
   if (target === undefined || target.queuedBytes === 0) return Promise.resolve();
   if (interrupted) return withinGrace(target);
-  return Promise.race([target.whenQueuedAtMost(0), interruptionPromise().then(() => withinGrace(target))]);
+  return settledOrAborted(target.whenQueuedAtMost(0), interruptionSignal()).then(() => (interrupted ? withinGrace(target) : undefined));
 }
 
 /** zot is being interrupted: stop applying backpressure, and bound every flush from now on. */
 export function stdoutInterrupted(): void {
   if (interrupted) return;
   interrupted = true;
-  interruption?.resolve();
+  interruption?.abort();
 }

@@ -16,6 +16,7 @@
  * the extension's stdout is not read on (until shutdown).
  */
 import { stdoutRoom } from "../common/stdout.ts";
+import { settledOrAborted } from "../common/abortable-wait.ts";
 import { yieldToEventLoop } from "../common/yield.ts";
 import type { LoadedManifest } from "./manifest.ts";
 import { ExtensionLoadError, ExtensionRequestError, type LoadFailure, type RequestFailure } from "./errors.ts";
@@ -74,7 +75,8 @@ export class ExtensionConnection {
   private readyWaiters: (() => void)[] = [];
   private idleTimer: Timer | undefined;
   /** Resolved once shutdown starts or the connection closes: stdout backpressure no longer holds reads back. */
-  private readonly stopping = Promise.withResolvers<void>();
+  /** Aborted once the connection is stopping or closed: read loops stop waiting on zot's stdout. */
+  private readonly stopping = new AbortController();
   private stderrCopied: Promise<void> | undefined;
   /** Every frame dropped from this extension: count, last reasons, bounded log lines. */
   readonly drops: DroppedFrames;
@@ -199,7 +201,7 @@ export class ExtensionConnection {
   async shutdown(deadline: number, killGraceMs = 1_000): Promise<void> {
     const proc = this.proc;
     if (!proc) return;
-    this.stopping.resolve();
+    this.stopping.abort();
     if (!this.closed && this.queue) {
       await this.queue.drain(Math.max(0, deadline - Date.now()));
       this.send({ type: "shutdown" });
@@ -273,7 +275,7 @@ export class ExtensionConnection {
         if (reader.overflowed || this.closed) break;
         // While zot's stdout is behind (RPC ext_notify…), the extension's output waits in its pipe.
         const room = stdoutRoom();
-        if (room !== undefined) await Promise.race([room, this.stopping.promise]);
+        if (room !== undefined) await settledOrAborted(room, this.stopping.signal);
         // A flooding extension must not starve timers and other I/O.
         else await yieldToEventLoop();
       }
@@ -384,7 +386,7 @@ export class ExtensionConnection {
   private close(reason: CloseReason): void {
     if (this.closedReason) return;
     this.closedReason = reason;
-    this.stopping.resolve();
+    this.stopping.abort();
     clearTimeout(this.idleTimer);
     this.drops.finish();
     // Closed before hello (zot stopping): start() fails now instead of at the deadline.

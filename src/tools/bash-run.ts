@@ -14,6 +14,7 @@
  * jobs included) is ended when zot exits.
  */
 import { errorMessage } from "../common/errors.ts";
+import { settledOrAborted } from "../common/abortable-wait.ts";
 import { trackSpawned } from "../common/process-tree.ts";
 import { stdoutRoom } from "../common/stdout.ts";
 import { TailCapture, type CapturedOutput } from "./bash-output.ts";
@@ -111,8 +112,10 @@ export async function runShell(run: ShellRun): Promise<ShellEnd | { readonly spa
   let stopReading: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopReading = resolve));
   let shellRunning = true;
-  const shellDone = Promise.race([proc.exited, stopped]).then(() => {
+  const shellEnded = new AbortController();
+  void Promise.race([proc.exited, stopped]).then(() => {
     shellRunning = false;
+    shellEnded.abort();
   });
 
   const capture = new TailCapture({ spillDir: run.spillDir });
@@ -126,7 +129,7 @@ export async function runShell(run: ShellRun): Promise<ShellEnd | { readonly spa
     // While zot's stdout is behind (tool_progress in --json / RPC), the running command waits on its full pipe;
     // once the shell has exited the rest is read at once, so the drain window loses nothing.
     const room = shellRunning ? stdoutRoom() : undefined;
-    if (room !== undefined) await Promise.race([room, shellDone]);
+    if (room !== undefined) await settledOrAborted(room, shellEnded.signal);
   };
   let stderrHead = "";
   const takeStderr = (bytes: Uint8Array): Promise<void> => {

@@ -12,6 +12,7 @@ import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
 import { MODES_FIXTURES, createModeEnv, requestTexts, type ModeEnv } from "./helpers.ts";
 import { removeTempDirs } from "../support/temp.ts";
+import { runMeasured } from "../support/rss.ts";
 
 afterAll(removeTempDirs);
 
@@ -378,3 +379,15 @@ test("a client that never stops writing cannot starve signal handling: SIGTERM s
     await shell.exited;
   }
 });
+
+test("reading a long flood of input keeps memory bounded: 200 MB of junk lines in, under 150 MB peak RSS", async () => {
+  const binary = await zotBinary();
+  const junk = "x".repeat(1000);
+  const run = await runMeasured(["/bin/sh", "-c", 'yes "$1" | head -n 200000 | "$0" rpc >/dev/null', binary, junk], {
+    cwd: env.cwd,
+    env: cleanEnv(env.home, { ANTHROPIC_API_KEY: "test-key" }),
+  });
+  expect(run.code).toBe(0);
+  // Every 64 KiB chunk read was kept alive by a race against a never-settling promise: ≈300 MB.
+  expect(run.maxRss).toBeLessThan(150 * 1024 * 1024);
+}, 30_000);

@@ -35,6 +35,7 @@ import { setupHeadless } from "../setup.ts";
 import type { RpcContext } from "./commands.ts";
 import { RpcConnection } from "./connection.ts";
 import { LineReader } from "../../ext/line-reader.ts";
+import { settledOrAborted } from "../../common/abortable-wait.ts";
 import { yieldToEventLoop } from "../../common/yield.ts";
 import { OperationQueue } from "./operation-queue.ts";
 import { RpcOutput } from "./output.ts";
@@ -84,15 +85,15 @@ async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promi
     }
     return undefined;
   };
-  const interrupted = new Promise<"signal">((resolve) => {
-    if (signal.aborted) resolve("signal");
-    signal.addEventListener("abort", () => resolve("signal"), { once: true });
-  });
   const stdin = Bun.stdin.stream().getReader();
+  // A signal cancels the reader, which ends a pending read as done (no race against a long-lived promise).
+  const cancel = (): void => void stdin.cancel().catch(() => undefined);
+  signal.addEventListener("abort", cancel, { once: true });
   try {
     for (;;) {
-      const next = await Promise.race([stdin.read(), interrupted]);
-      if (next === "signal") return "signal";
+      if (signal.aborted) return "signal";
+      const next = await stdin.read();
+      if (signal.aborted) return "signal";
       if (next.done) {
         reader.end();
         return (await drain()) ?? "eof";
@@ -102,13 +103,14 @@ async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promi
       if (ended !== undefined) return ended;
       // A client that does not read its responses gets its commands read no faster (common/stdout.ts).
       const room = stdoutRoom();
-      if (room !== undefined && (await Promise.race([room, interrupted])) === "signal") return "signal";
+      if (room !== undefined) await settledOrAborted(room, signal);
       // A client that never stops writing must not starve signals, timers and output writes.
-      if (room === undefined) await yieldToEventLoop();
+      else await yieldToEventLoop();
     }
   } finally {
-    // Settles a read still pending after a signal or an early close.
-    void stdin.cancel().catch(() => undefined);
+    signal.removeEventListener("abort", cancel);
+    // Settles a read still pending after an early close.
+    cancel();
   }
 }
 
