@@ -11,6 +11,7 @@
  * tool results dropped).
  */
 import * as v from "valibot";
+import { settledOrAborted } from "../common/abortable-wait.ts";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { stdoutRoom } from "../common/stdout.ts";
 import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
@@ -218,19 +219,6 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
   readonly onEvent: (event: StreamEvent) => void;
 }
 
-/** `wait`, cut short by `signal`. */
-function untilAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    signal.addEventListener("abort", done, { once: true });
-    void wait.then(done);
-  });
-}
-
 /** "16 Mi" for exact multiples of 1 Mi, else the plain count. */
 function formatChars(count: number): string {
   return count % (1024 * 1024) === 0 ? `${count / (1024 * 1024)} Mi` : String(count);
@@ -293,7 +281,7 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
       }
       // Backpressure: while stdout is behind, the response is not read (the server's TCP window fills).
       const room = stdoutRoom();
-      if (room !== undefined) await response.paused(untilAborted(room, request.signal));
+      if (room !== undefined) await response.paused(settledOrAborted(room, request.signal));
     }
   } catch (err) {
     if (request.signal.aborted && !(err instanceof ProviderError && err.kind === "api")) {
