@@ -2,8 +2,10 @@
  * Opening the files of the session store (session files, their index and
  * lock files) without ever blocking: every open adds O_NONBLOCK (a FIFO
  * named like a session would otherwise block open(2) or read(2) forever)
- * and anything that is not a regular file is refused. Errors are thrown as
- * the system's (ENOENT, EACCES...), or as NotRegularFileError.
+ * and anything that is not a regular file is refused. openRegular throws
+ * the system's errors (ENOENT, EACCES...) or NotRegularFileError;
+ * withRegularFile and readSmallFile, for readers that pass over what they
+ * cannot read, turn any failure into a fallback value.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
@@ -31,15 +33,30 @@ export function openRegular(path: string, flags: number, mode?: number): number 
   return fd;
 }
 
-/** A small regular file's text (at most `limit` bytes); undefined when missing, special or longer. */
-export function readSmallFile(path: string, limit: number): string | undefined {
+/**
+ * Runs `use` on `path` opened read-only (openRegular) and closes it after;
+ * `fallback` when it cannot be opened (missing, special, unreadable) or
+ * `use` throws.
+ */
+export function withRegularFile<T, F>(path: string, fallback: F, use: (fd: number) => T): T | F {
   let fd: number;
   try {
     fd = openRegular(path, constants.O_RDONLY);
   } catch {
-    return undefined;
+    return fallback;
   }
   try {
+    return use(fd);
+  } catch {
+    return fallback;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A small regular file's text (at most `limit` bytes); undefined when missing, special or longer. */
+export function readSmallFile(path: string, limit: number): string | undefined {
+  return withRegularFile(path, undefined, (fd) => {
     const size = fstatSync(fd).size;
     if (size > limit) return undefined;
     const bytes = Buffer.alloc(size);
@@ -50,9 +67,5 @@ export function readSmallFile(path: string, limit: number): string | undefined {
       read += got;
     }
     return bytes.toString("utf8", 0, read);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }

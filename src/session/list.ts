@@ -10,14 +10,14 @@
  * (stdin) for `--resume`. Listing never repairs session files, and files
  * that are not sessions are left out.
  */
-import { closeSync, constants, fstatSync, statSync } from "node:fs";
+import { fstatSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import type { Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
-import { openRegular } from "./files.ts";
+import { withRegularFile } from "./files.ts";
 import { readIndex, writeIndex } from "./index-file.ts";
 import { sessionDirForCwd, SESSION_FILE_EXTENSION } from "./paths.ts";
 import { scanSessionFd, WarningList } from "./scan.ts";
@@ -42,13 +42,7 @@ export const INDEX_AFTER_BYTES = 1024 * 1024;
 
 /** Summary of one session file; undefined when it is not a readable session. */
 export function summarizeSession(path: string): SessionSummary | undefined {
-  let fd: number;
-  try {
-    fd = openRegular(path, constants.O_RDONLY);
-  } catch {
-    return undefined;
-  }
-  try {
+  return withRegularFile(path, undefined, (fd) => {
     const mtime = fstatSync(fd).mtime;
     const index = readIndex(path, fd);
     const fold = new SummaryFold(index?.summary);
@@ -77,11 +71,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       ...(state.meta.title !== undefined ? { title: state.meta.title } : {}),
       cumulativeUsage: state.cumulative,
     };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 export type SessionHead = "messages" | "empty" | "not_session";
@@ -92,13 +82,7 @@ export type SessionHead = "messages" | "empty" | "not_session";
  * session. Only a file with no message row is read to its end.
  */
 export function sessionHead(path: string): SessionHead {
-  let fd: number;
-  try {
-    fd = openRegular(path, constants.O_RDONLY);
-  } catch {
-    return "not_session";
-  }
-  try {
+  return withRegularFile(path, "not_session", (fd): SessionHead => {
     const fold = new SummaryFold();
     let sawMessage = false;
     let messageFirst = false;
@@ -117,11 +101,7 @@ export function sessionHead(path: string): SessionHead {
     });
     if (!fold.hasMeta || messageFirst || fold.invalidAt !== undefined) return "not_session";
     return sawMessage ? "messages" : "empty";
-  } catch {
-    return "not_session";
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /** Session files (names ending .jsonl) in `dir`; [] when the directory does not exist. */

@@ -14,12 +14,12 @@
  * known (from the lock file, or the index file its writer keeps). Only zots
  * take these locks: the original Go zot does not.
  */
-import { closeSync, constants, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { EWOULDBLOCK, flock, LOCK_EX, LOCK_NB, LOCK_SH, LOCK_UN } from "../common/libc.ts";
 import { systemErrorCode } from "../common/errors.ts";
 import { PRIVATE_FILE_MODE } from "../common/private.ts";
-import { openRegular, readSmallFile } from "./files.ts";
+import { readSmallFile, withRegularFile } from "./files.ts";
 import { indexWriterPid } from "./index-file.ts";
 
 export interface SessionLock {
@@ -129,16 +129,8 @@ export function lockSession(fd: number, sessionPath: string): LockAttempt {
 export function isLockedByOther(sessionPath: string): boolean {
   const pid = readLockFilePid(lockFilePathFor(sessionPath));
   if (livePid(pid) !== undefined) return true;
-  let fd: number;
-  try {
-    fd = openRegular(sessionPath, constants.O_RDONLY);
-  } catch {
-    return false;
-  }
-  try {
+  return withRegularFile(sessionPath, false, (fd) => {
     const result = flock(fd, LOCK_SH | LOCK_NB);
     return !result.ok && result.reason === "failed" && result.errno === EWOULDBLOCK;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
