@@ -14,6 +14,7 @@ import { fstatSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
+import { yieldToEventLoop } from "../common/yield.ts";
 import { zotPaths } from "../common/home.ts";
 import type { Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
@@ -114,10 +115,6 @@ export async function sessionFiles(dir: string): Promise<string[]> {
     throw new SessionError("unreadable", dir, `cannot list sessions (${systemErrorCode(err) ?? "error"})`, {}, { cause: err });
   }
   return names.filter((name) => name.endsWith(SESSION_FILE_EXTENSION) && !name.startsWith(".")).map((name) => join(dir, name));
-}
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function byNewest<T extends { readonly path: string; readonly mtime: Date }>(a: T, b: T): number {

@@ -19,6 +19,7 @@ import { readdirSync, statSync } from "node:fs";
 import { rm, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
+import { yieldToEventLoop } from "../common/yield.ts";
 import { removeIndex } from "./index-file.ts";
 import { sessionFiles, sessionHead } from "./list.ts";
 import { isLockedByOther } from "./lock.ts";
@@ -44,10 +45,6 @@ function isOldEnough(path: string, cutoff: number): boolean {
 
 /** Longest stretch of synchronous checks before yielding to the event loop. */
 const SLICE_MS = 2;
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 const INDEX_NAME = /^\.(.+\.jsonl)\.idx$/;
 
