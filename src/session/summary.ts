@@ -2,13 +2,15 @@
  * What listing shows about a session (reference notes §4.8: first user text,
  * message count, last cumulative cost, title), folded row by row from a scan
  * (scan.ts) so that it can start from a saved state (index-file.ts) and go on
- * over the rows appended since. Message lines are parsed only while the first
+ * over the rows appended since; the session writer folds the rows it appends
+ * the same way, so the index it keeps agrees with a read of the file.
+ * Message lines are parsed only while the first
  * user text is still being looked for, and only in the first
  * FIRST_USER_SEARCH_ROWS message rows. The first valid row must be a meta
  * row; a message line before it means the file is not a session.
  */
 import { emptyUsage, type Message, type Usage } from "../providers/types.ts";
-import type { SessionMeta } from "./format.ts";
+import type { SessionMeta, SessionRow } from "./format.ts";
 import { parseLine, type MessageLine, type ScannedRow, type WarningList } from "./scan.ts";
 
 /** Characters of the first user text kept. */
@@ -66,12 +68,15 @@ export class SummaryFold {
 
   onRow({ line, row }: ScannedRow): void {
     if (this.#invalidAt !== undefined) return;
-    if (this.#meta === undefined) {
-      if (row.type !== "meta") {
-        this.#invalidAt = line;
-        return;
-      }
+    if (this.#meta === undefined && row.type !== "meta") {
+      this.#invalidAt = line;
+      return;
     }
+    this.apply(row);
+  }
+
+  /** Folds in one row of a file whose meta row has been seen (the session writer's own rows). */
+  apply(row: SessionRow): void {
     switch (row.type) {
       case "meta":
         this.#meta = row.meta;

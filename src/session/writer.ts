@@ -33,7 +33,7 @@ import { removeIndex, writeIndex } from "./index-file.ts";
 import { loadSessionFd, sessionFsError, type LoadedSession, type LoadOptions } from "./load.ts";
 import { lockSession, type SessionLock } from "./lock.ts";
 import { sessionDirForCwd, sessionFileName } from "./paths.ts";
-import { FIRST_USER_SEARCH_ROWS, userTextOf, type SummaryState } from "./summary.ts";
+import { SummaryFold, type SummaryState } from "./summary.ts";
 
 export interface NewSessionOptions {
   readonly cwd: string;
@@ -126,9 +126,8 @@ export class SessionWriter {
   #appendedMessages = 0;
   #created: boolean;
   #size: number;
-  #firstUserText: string | undefined;
-  #searchedRows: number;
-  #cumulative: Usage;
+  /** The listing summary of the rows on disk, for the index. */
+  #summary: SummaryFold;
 
   private constructor(readonly path: string, state: WriterState) {
     this.#fd = state.fd;
@@ -137,9 +136,7 @@ export class SessionWriter {
     this.#messageRowCount = state.summary.messageRowCount;
     this.#created = state.created;
     this.#size = state.size;
-    this.#firstUserText = state.summary.firstUserText;
-    this.#searchedRows = state.summary.searchedRows;
-    this.#cumulative = { ...state.summary.cumulative };
+    this.#summary = new SummaryFold(state.summary);
   }
 
   /** Creates a new session file for `options.cwd` and writes its meta row. */
@@ -218,9 +215,7 @@ export class SessionWriter {
     created.#meta = loaded.meta;
     created.#messageRowCount = loaded.messageRowCount;
     created.#size = loaded.size;
-    created.#firstUserText = loaded.summary.firstUserText;
-    created.#searchedRows = loaded.summary.searchedRows;
-    created.#cumulative = { ...loaded.summary.cumulative };
+    created.#summary = new SummaryFold(loaded.summary);
     if (loaded.messageRowCount > 0) created.#appendedMessages = loaded.messageRowCount;
     created.#saveIndex(true);
     return { writer: created, loaded };
@@ -257,17 +252,12 @@ export class SessionWriter {
   appendMessage(message: Message): number {
     this.#write({ type: "message", message });
     this.#appendedMessages++;
-    if (this.#firstUserText === undefined && this.#searchedRows < FIRST_USER_SEARCH_ROWS) {
-      this.#searchedRows++;
-      this.#firstUserText = userTextOf(message);
-    }
     return this.#messageRowCount++;
   }
 
   /** Appends the usage of one model call and the running total after it. */
   appendUsage(turn: Usage, cumulative: Usage): void {
     this.#write({ type: "usage", usage: turn, cumulative });
-    this.#cumulative = { ...cumulative };
     this.#saveIndex(true);
   }
 
@@ -338,13 +328,8 @@ export class SessionWriter {
       removeIndex(this.path);
       return;
     }
-    const summary: SummaryState = {
-      meta: this.#meta,
-      messageRowCount: this.#messageRowCount,
-      ...(this.#firstUserText !== undefined ? { firstUserText: this.#firstUserText } : {}),
-      searchedRows: this.#searchedRows,
-      cumulative: this.#cumulative,
-    };
+    const summary = this.#summary.state(this.#messageRowCount);
+    if (summary === undefined) return;
     writeIndex(this.path, fd, withPid ? { size, summary, writerPid: process.pid } : { size, summary });
   }
 
@@ -355,6 +340,7 @@ export class SessionWriter {
     const bytes = Buffer.from(serializeRow(row), "utf8");
     writeBytes(fd, this.path, bytes);
     this.#size += bytes.length;
+    this.#summary.apply(row);
   }
 
   /** Our message-less file was pruned by another process: start it again. */
