@@ -61,16 +61,17 @@ class LineView implements SessionLine {
   #text: string | undefined;
   readonly prefix: string;
 
+  /** `bytes` undefined: the line is over the limit and `overLongPrefix` is all that was kept of it. */
   constructor(
     readonly line: number,
     readonly start: number,
     readonly end: number,
     bytes: Buffer | undefined,
-    prefix: string | undefined,
+    overLongPrefix: string | undefined,
     readonly terminated: boolean,
   ) {
     this.#bytes = bytes;
-    this.prefix = prefix ?? (bytes ?? Buffer.alloc(0)).toString("utf8", 0, Math.min(bytes?.length ?? 0, LINE_PREFIX_BYTES));
+    this.prefix = overLongPrefix ?? bytes?.toString("utf8", 0, LINE_PREFIX_BYTES) ?? "";
   }
 
   get text(): string | undefined {

@@ -17,7 +17,7 @@
  */
 import { describeJsonProblem, MAX_JSON_DEPTH, MAX_VALUE_DEPTH, parseJson, valueTooDeep } from "../common/json.ts";
 import { parseRow, type SessionRow } from "./format.ts";
-import { MAX_SESSION_LINE_BYTES, peekRowType, readLines, type SessionLine } from "./lines.ts";
+import { LINE_PREFIX_BYTES, MAX_SESSION_LINE_BYTES, peekRowType, readLines, type SessionLine } from "./lines.ts";
 
 const OVER_LONG_WARNING = `line longer than ${MAX_SESSION_LINE_BYTES / (1024 * 1024)} MiB, skipped`;
 
@@ -142,7 +142,7 @@ export function decodeLine(text: string, declaredType: string | undefined): Line
 
 /** Parses one line into a row, adding warnings; undefined when the line is unusable. */
 export function parseLine(text: string, line: number, messagesBefore: number, warnings: WarningList): ScannedRow | undefined {
-  const decoded = decodeLine(text, peekRowType(text.slice(0, 256)));
+  const decoded = decodeLine(text, peekRowType(text.slice(0, LINE_PREFIX_BYTES)));
   if (!decoded.ok) {
     warnings.add(line, decoded.syntax ? `not valid JSON, skipped (${decoded.problem})` : decoded.problem);
     return undefined;

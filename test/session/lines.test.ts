@@ -1,28 +1,19 @@
 import { afterAll, expect, test } from "bun:test";
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { peekRowType, readLines, type SessionLine } from "../../src/session/lines.ts";
+import { peekRowType, readLines, type LineReadOptions, type SessionLine } from "../../src/session/lines.ts";
 import { removeTempDirs, tempDir } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
 
-interface Seen {
-  readonly line: number;
-  readonly start: number;
-  readonly end: number;
-  readonly text: string | undefined;
-  readonly prefix: string;
-  readonly terminated: boolean;
-}
-
-function linesOf(content: string, options: { from?: number; firstLine?: number; maxLineBytes?: number; chunkBytes?: number } = {}): Seen[] {
+function linesOf(content: string, options: LineReadOptions = {}): SessionLine[] {
   const path = join(tempDir(), "f.jsonl");
   writeFileSync(path, content);
   const fd = openSync(path, "r");
-  const seen: Seen[] = [];
+  const seen: SessionLine[] = [];
   try {
-    readLines(fd, options, (line: SessionLine) => {
-      seen.push({ line: line.line, start: line.start, end: line.end, text: line.text, prefix: line.prefix, terminated: line.terminated });
+    readLines(fd, options, (line) => {
+      seen.push(line);
     });
   } finally {
     closeSync(fd);
@@ -49,7 +40,7 @@ test("a line over the limit is skipped unbuffered, keeping its prefix; reading c
 });
 
 test("multi-byte UTF-8 split across chunks decodes intact", () => {
-  expect(linesOf("héllo ✓ wörld\n", { chunkBytes: 3 }).map((s) => s.text)).toEqual(["héllo ✓ wörld"]);
+  expect(linesOf("héllo ✓ wörld\n", { chunkBytes: 3 }).map((s) => [s.text, s.prefix])).toEqual([["héllo ✓ wörld", "héllo ✓ wörld"]]);
 });
 
 test("peekRowType reads only a leading type field", () => {
