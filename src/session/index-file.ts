@@ -71,7 +71,7 @@ export function indexPathFor(sessionPath: string): string {
 }
 
 /** Hash of the INDEX_TAIL_BYTES before `size` in `fd`. */
-export function tailHash(fd: number, size: number): string {
+function tailHash(fd: number, size: number): string {
   const length = Math.min(size, INDEX_TAIL_BYTES);
   const bytes = Buffer.alloc(length);
   let read = 0;
@@ -92,7 +92,7 @@ function readIndexFile(sessionPath: string): v.InferOutput<typeof IndexSchema> |
   return result.success ? result.output : undefined;
 }
 
-/** The index of the session open as `fd`, when it still describes the file. */
+/** The index of the session open as `fd`, when it still describes the file (its writer pid: indexWriterPid). */
 export function readIndex(sessionPath: string, fd: number): SessionIndex | undefined {
   const index = readIndexFile(sessionPath);
   if (index === undefined) return undefined;
@@ -113,7 +113,6 @@ export function readIndex(sessionPath: string, fd: number): SessionIndex | undef
       searchedRows: summary.searched_rows,
       cumulative: summary.cumulative,
     },
-    ...(index.writer_pid !== undefined ? { writerPid: index.writer_pid } : {}),
   };
 }
 

@@ -46,7 +46,7 @@ export function lockFilePathFor(sessionPath: string): string {
 }
 
 /** True when a process with this pid exists (EPERM: exists, not ours). */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -88,12 +88,12 @@ function writeBytes(fd: number, path: string, bytes: Uint8Array): void {
 }
 
 /** `path` as one shell word. */
-export function shellWord(path: string): string {
+function shellWord(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Takes the session lock on `fd` or throws SessionError "busy" (closing `fd`). */
-export function lockOrThrow(fd: number, path: string): SessionLock {
+function lockOrThrow(fd: number, path: string): SessionLock {
   const attempt = lockSession(fd, path);
   if (attempt.ok) return attempt.lock;
   closeSync(fd);
