@@ -46,7 +46,7 @@ function sessionFile(home: TempHome, name: string, content: string): string {
 }
 
 describe("the index file", () => {
-  test("the writer keeps it; listing reads it plus the rows appended after it", async () => {
+  test("the writer keeps it; listing reads it plus the rows appended after it", () => {
     const home = tempHome();
     const writer = newWriter(home, { title: "named" });
     writer.appendMessage(userText("first question"));
@@ -55,10 +55,14 @@ describe("the index file", () => {
     const index = JSON.parse(readFileSync(indexPathFor(writer.path), "utf8"));
     expect(index.summary).toMatchObject({ message_rows: 1, first_user_text: "first question", cumulative: usage(0.5) });
     expect(index.writer_pid).toBeUndefined();
+    // Listing takes what the index says about the bytes it covers (a full read would find "first question").
+    index.summary.first_user_text = "from the index";
+    writeFileSync(indexPathFor(writer.path), JSON.stringify(index));
+    expect(summarizeSession(writer.path)?.firstUserText).toBe("from the index");
     // Rows the index does not cover (the original zot appends without updating it).
     appendFileSync(writer.path, messageLine("assistant", "answer") + `${JSON.stringify({ type: "usage", usage: usage(0.25), cumulative: usage(0.75) })}\n`);
     appendFileSync(writer.path, `${JSON.stringify({ type: "rename", title: "renamed" })}\n`);
-    expect(summarizeSession(writer.path)).toMatchObject({ messageCount: 2, firstUserText: "first question", title: "renamed", cumulativeUsage: usage(0.75) });
+    expect(summarizeSession(writer.path)).toMatchObject({ messageCount: 2, firstUserText: "from the index", title: "renamed", cumulativeUsage: usage(0.75) });
   });
 
   test("an index that no longer matches its file (rewritten, truncated) is ignored", () => {
