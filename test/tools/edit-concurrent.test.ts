@@ -2,11 +2,15 @@
  * `edit` against a real concurrent appender process (test/fixtures/appender):
  * edits run in a loop while lines are appended; afterwards every appended
  * line is in the file exactly once, and each edit either landed or failed
- * with the "changed on disk" error and left its slot untouched.
+ * with the "changed on disk" error and left its slot untouched. The race
+ * mostly exercises the carrying of late appends; the re-check before the
+ * rename, which refuses changes other than appends, and the carrying itself
+ * are also tested one by one on file-snapshot.ts.
  */
 import { afterAll, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { assertUnchanged, carryLateAppends, FileChangedError, releaseSnapshot, takeSnapshot } from "../../src/tools/file-snapshot.ts";
 import { createEditTool } from "../../src/tools/index.ts";
 import { CHANGED_ERROR, expectAllAppended, startAppender } from "../support/appender.ts";
 import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
@@ -38,6 +42,47 @@ test("edits racing a concurrent appender lose no appended line; each lands or fa
     }
   }
   // With nobody writing, the edit lands.
-  const quiet = await edit.execute({ path: "f.txt", edits: [{ oldText: "slot 1\n", newText: "quiet 1\n" }] }, makeContext(dir));
-  if (!landed.includes(1)) expect(quiet.isError).toBe(false);
+  const quiet = await edit.execute({ path: "f.txt", edits: [{ oldText: "append 0\n", newText: "quiet 0\n" }] }, makeContext(dir));
+  expect(quiet.isError).toBe(false);
+  expect(readFileSync(file, "utf8")).toContain("quiet 0\n");
 }, 30_000);
+
+test("the re-check before the rename refuses a file rewritten in place or replaced, even with the same size", () => {
+  const dir = tempDir();
+  const file = join(dir, "f.txt");
+  writeFileSync(file, "one\n");
+  const unchanged = takeSnapshot(file, "f.txt");
+  try {
+    expect(() => assertUnchanged(unchanged, file, "f.txt")).not.toThrow();
+    writeFileSync(file, "two\n"); // same inode, same size, maybe the same mtime: only the content differs
+    expect(() => assertUnchanged(unchanged, file, "f.txt")).toThrow(FileChangedError);
+  } finally {
+    releaseSnapshot(unchanged);
+  }
+  const replaced = takeSnapshot(file, "f.txt");
+  try {
+    writeFileSync(join(dir, "other"), "two\n");
+    renameSync(join(dir, "other"), file); // same content, another inode
+    expect(() => assertUnchanged(replaced, file, "f.txt")).toThrow(FileChangedError);
+  } finally {
+    releaseSnapshot(replaced);
+  }
+});
+
+test("bytes a writer puts into the replaced file after the rename are carried to the new one", async () => {
+  const dir = tempDir();
+  const file = join(dir, "f.txt");
+  writeFileSync(file, "old\n");
+  const snapshot = takeSnapshot(file, "f.txt");
+  const writer = openSync(file, "a"); // opened before the rename: it keeps writing to the old inode
+  try {
+    writeFileSync(join(dir, "new"), "new\n");
+    renameSync(join(dir, "new"), file);
+    writeSync(writer, "late\n");
+    expect(await carryLateAppends(snapshot, file)).toBe(5);
+    expect(readFileSync(file, "utf8")).toBe("new\nlate\n");
+  } finally {
+    closeSync(writer);
+    releaseSnapshot(snapshot);
+  }
+});
