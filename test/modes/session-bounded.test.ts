@@ -96,7 +96,7 @@ test("resuming the 420 MB session streams it and keeps only the newest messages 
 
 const PTY_RUN = join(import.meta.dir, "..", "fixtures", "pty-run.py");
 
-test("--resume lists a small session and the 420 MB one without reading the big one, and resumes the pick", async () => {
+test("--resume lists a small session and the 420 MB one without holding the big one in memory, and resumes the pick", async () => {
   writeBigSession();
   env.server.enqueue({ type: "text", text: "small answer" }, { type: "text", text: "picked answer" });
   expect((await env.run(["-p", "small question", ...env.providerArgs()])).code).toBe(0);
