@@ -89,10 +89,12 @@ class MessageWindow {
     this.#items.push(item);
     this.#bytes += item.bytes;
     while (this.#bytes > this.budget && this.#items.length - this.#head > 1) {
-      const dropped = this.#items[this.#head];
-      this.#items[this.#head] = undefined as unknown as Pending;
-      this.#head++;
-      this.#bytes -= dropped?.bytes ?? 0;
+      const dropped = this.#items[this.#head++];
+      if (dropped === undefined) break;
+      // Its text or message goes now; the small record goes at the next #compact.
+      dropped.text = undefined;
+      dropped.message = undefined;
+      this.#bytes -= dropped.bytes;
       this.trimmed = true;
     }
     if (this.#head > 1024 && this.#head * 2 > this.#items.length) this.#compact();
