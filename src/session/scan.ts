@@ -140,11 +140,15 @@ export function decodeLine(text: string, declaredType: string | undefined): Line
   return { ok: true, raw, replacedArguments };
 }
 
+function undecodedWarning(decoded: { readonly syntax: boolean; readonly problem: string }): string {
+  return decoded.syntax ? `not valid JSON, skipped (${decoded.problem})` : decoded.problem;
+}
+
 /** Parses one line into a row, adding warnings; undefined when the line is unusable. */
 export function parseLine(text: string, line: number, messagesBefore: number, warnings: WarningList): ScannedRow | undefined {
   const decoded = decodeLine(text, peekRowType(text.slice(0, LINE_PREFIX_BYTES)));
   if (!decoded.ok) {
-    warnings.add(line, decoded.syntax ? `not valid JSON, skipped (${decoded.problem})` : decoded.problem);
+    warnings.add(line, undecodedWarning(decoded));
     return undefined;
   }
   return rowFromRaw(decoded, line, messagesBefore, warnings, Buffer.byteLength(text) + 1);
@@ -210,7 +214,7 @@ export function scanSessionFd(fd: number, options: ScanOptions): ScanResult {
       const messagesBefore = messageRowCount;
       if (isMessage) messageRowCount++;
       if (!decoded.ok) {
-        warnings.add(line.line, decoded.syntax ? `not valid JSON, skipped (${decoded.problem})` : decoded.problem);
+        warnings.add(line.line, undecodedWarning(decoded));
       } else if (isMessage && options.deferMessages === true) {
         options.onMessageLine?.({ line: line.line, text, row: messagesBefore, bytes: line.end - line.start });
       } else {
