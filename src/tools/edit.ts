@@ -12,7 +12,7 @@
 import * as v from "valibot";
 import { compactDiff, type Replacement } from "./diff.ts";
 import { writeFileAtomic } from "../common/atomic.ts";
-import { assertUnchanged, carryLateAppends, FileChangedError, releaseSnapshot, takeSnapshot, type FileSnapshot } from "./file-snapshot.ts";
+import { assertUnchanged, carryLateAppends, FileChangedError, releaseSnapshot, rememberOwnWrite, takeSnapshot, type FileSnapshot } from "./file-snapshot.ts";
 import { checkToolPath, describeFsError } from "./paths.ts";
 import { guarded, PATH_PROPERTY, parseToolArgs, PathArg } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
@@ -140,6 +140,7 @@ async function editSnapshot(
   try {
     await writeFileAtomic(file, onDisk, { mode, verify: () => assertUnchanged(snapshot, file, path) });
     carried = await carryLateAppends(snapshot, file);
+    rememberOwnWrite(file);
   } catch (err) {
     if (err instanceof FileChangedError) return textOutcome(err.message, true, { details: { path: absolute, changed: true } });
     return textOutcome(describeFsError(err, path), true);

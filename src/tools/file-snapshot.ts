@@ -8,7 +8,8 @@
  * rename, or a moment after it from an appender that opened the file just
  * before, are found through the descriptor and carried over to the end of
  * the new file by carryLateAppends (which watches the replaced inode of a
- * recently written file for LATE_WRITE_GRACE_MS), so they are not lost. A writer that keeps the old
+ * recently written file for LATE_WRITE_GRACE_MS; a file whose last write was
+ * zot's own, per rememberOwnWrite, is not watched), so they are not lost. A writer that keeps the old
  * file open longer goes on writing to the replaced inode, which no rename
  * can prevent (any editor that saves by rename has the same limit).
  */
@@ -72,6 +73,32 @@ export const RECENT_WRITE_MS = 5_000;
 /** Longest watch when late writes keep coming (a writer holding the old file open). */
 const LATE_WRITE_MAX_MS = 250;
 
+/** Identity of each file as zot's own write tools last left it (bounded: oldest forgotten first). */
+const ownWrites = new Map<string, string>();
+const MAX_OWN_WRITES = 256;
+
+function identity(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
+/** Records `file` as zot just left it (after write / edit), so its next edit need not watch for another writer. */
+export function rememberOwnWrite(file: string): void {
+  try {
+    const key = identity(statSync(file));
+    ownWrites.delete(file);
+    ownWrites.set(file, key);
+    if (ownWrites.size > MAX_OWN_WRITES) ownWrites.delete(ownWrites.keys().next().value as string);
+  } catch {
+    ownWrites.delete(file);
+  }
+}
+
+/** True when the snapshot's file was modified recently by someone other than zot's own write tools. */
+export function recentlyWrittenByOthers(snapshot: FileSnapshot, file: string, now: number = Date.now()): boolean {
+  if (now - snapshot.stats.mtimeMs > RECENT_WRITE_MS) return false;
+  return ownWrites.get(file) !== identity(snapshot.stats);
+}
+
 function carryOnce(snapshot: FileSnapshot, file: string, from: number): number {
   const size = fstatSync(snapshot.fd).size;
   if (size <= from) return 0;
@@ -89,14 +116,14 @@ function carryOnce(snapshot: FileSnapshot, file: string, from: number): number {
 /**
  * After the rename: appends to `file` whatever reached the replaced inode
  * past the snapshot. When the file was written within RECENT_WRITE_MS
- * before the edit read it, or late bytes already arrived, the inode is
+ * before the edit read it (other than by zot itself), or late bytes already arrived, the inode is
  * watched until LATE_WRITE_GRACE_MS pass without more (a writer that opened
  * the file just before the rename writes a moment later). Returns the bytes
  * carried.
  */
 export async function carryLateAppends(snapshot: FileSnapshot, file: string): Promise<number> {
   let carried = carryOnce(snapshot, file, snapshot.stats.size);
-  if (carried === 0 && Date.now() - snapshot.stats.mtimeMs > RECENT_WRITE_MS) return 0;
+  if (carried === 0 && !recentlyWrittenByOthers(snapshot, file)) return 0;
   const started = performance.now();
   let quietSince = started;
   while (performance.now() - quietSince < LATE_WRITE_GRACE_MS && performance.now() - started < LATE_WRITE_MAX_MS) {

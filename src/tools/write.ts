@@ -7,6 +7,7 @@
 import { stat } from "node:fs/promises";
 import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";
+import { rememberOwnWrite } from "./file-snapshot.ts";
 import { systemErrorCode } from "../common/errors.ts";
 import { checkToolPath, describeFsError } from "./paths.ts";
 import { countLines, guarded, PATH_PROPERTY, parseToolArgs, PathArg } from "./shared.ts";
@@ -46,6 +47,7 @@ async function executeWrite(rawArgs: Readonly<Record<string, unknown>>, ctx: Too
   const lines = countLines(content);
   try {
     await writeFileAtomic(checked.canonical, content, target.mode);
+    rememberOwnWrite(checked.canonical);
   } catch (err) {
     return textOutcome(describeFsError(err, path), true);
   }

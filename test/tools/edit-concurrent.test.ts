@@ -10,7 +10,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { assertUnchanged, carryLateAppends, FileChangedError, releaseSnapshot, takeSnapshot } from "../../src/tools/file-snapshot.ts";
+import { assertUnchanged, carryLateAppends, FileChangedError, recentlyWrittenByOthers, releaseSnapshot, takeSnapshot } from "../../src/tools/file-snapshot.ts";
 import { createEditTool } from "../../src/tools/index.ts";
 import { CHANGED_ERROR, expectAllAppended, startAppender } from "../support/appender.ts";
 import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
@@ -84,5 +84,29 @@ test("bytes a writer puts into the replaced file after the rename are carried to
   } finally {
     closeSync(writer);
     releaseSnapshot(snapshot);
+  }
+});
+
+test("a file zot itself just wrote is not watched for another writer; a file someone else touched since is", async () => {
+  const dir = tempDir();
+  const file = join(dir, "a.txt");
+  writeFileSync(file, "one\n");
+  const edit = createEditTool();
+  const ctx = makeContext(dir);
+  expect((await edit.execute({ path: file, edits: [{ oldText: "one", newText: "two" }] }, ctx)).isError).toBe(false);
+  const mine = takeSnapshot(file, "a.txt");
+  try {
+    expect(recentlyWrittenByOthers(mine, file)).toBe(false);
+  } finally {
+    releaseSnapshot(mine);
+  }
+  writeFileSync(file, "two\nthree\n", { flag: "a" });
+  const theirs = takeSnapshot(file, "a.txt");
+  try {
+    expect(recentlyWrittenByOthers(theirs, file)).toBe(true);
+    // Long ago is not recent, whoever wrote it.
+    expect(recentlyWrittenByOthers(theirs, file, theirs.stats.mtimeMs + 60_000)).toBe(false);
+  } finally {
+    releaseSnapshot(theirs);
   }
 });
