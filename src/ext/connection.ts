@@ -57,8 +57,6 @@ export interface ConnectionOwner {
   onClosed(connection: ExtensionConnection, reason: CloseReason): void;
 }
 
-export type { RequestOptions } from "./request.ts";
-
 export class ExtensionConnection {
   readonly name: string;
   readonly dir: string;
@@ -74,7 +72,6 @@ export class ExtensionConnection {
   private helloWaiter: { resolve(): void; reject(failure: LoadFailure): void } | undefined;
   private readyWaiters: (() => void)[] = [];
   private idleTimer: Timer | undefined;
-  /** Resolved once shutdown starts or the connection closes: stdout backpressure no longer holds reads back. */
   /** Aborted once the connection is stopping or closed: read loops stop waiting on zot's stdout. */
   private readonly stopping = new AbortController();
   private stderrCopied: Promise<void> | undefined;

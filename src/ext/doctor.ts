@@ -18,6 +18,7 @@ import { extensionLogPath } from "../common/home.ts";
 import { formatCount } from "./drop-log.ts";
 import type { ExtensionUI } from "./host.ts";
 import { ExtensionManager, extensionReadyTimeout } from "./manager.ts";
+import { describeRefusal } from "./registry.ts";
 
 const DOCTOR_SHUTDOWN_GRACE_MS = 500;
 const DOCTOR_KILL_GRACE_MS = 250;
@@ -141,7 +142,7 @@ function describe(
     line();
     line("rejected registrations:");
     for (const rejected of registry.rejected) {
-      line(`  - ${rejected.extension}: ${rejected.kind} ${JSON.stringify(rejected.name)} rejected: ${rejected.reason}`);
+      line(`  - ${rejected.extension}: ${describeRefusal({ ok: false, rejected })}`);
     }
     for (const extension of registry.refusedExtensions()) {
       const omitted = registry.omittedRefusals(extension).rejected;

@@ -16,8 +16,12 @@ export const NOTE_WINDOW_MS = 1_000;
 export const RECENT_DROPS_KEPT = 5;
 export const MAX_REASON_CHARS = 300;
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 /** `text` as one printable line of at most `max` characters (control characters escaped). */
 export function oneLine(text: string, max: number = MAX_REASON_CHARS): string {
+  // Every dropped frame passes here: the common case (short, printable) allocates nothing.
+  if (text.length <= max && !CONTROL_CHARACTER.test(text)) return text;
   const head = text.length > max * 2 ? text.slice(0, max * 2) : text;
   const escaped = head.replace(/[\u0000-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return escaped.length > max || head.length < text.length ? `${escaped.slice(0, max)}…` : escaped;

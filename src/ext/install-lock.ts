@@ -8,7 +8,7 @@
  * install never leaves it held. Where flock is unavailable (no libc through
  * bun:ffi, e.g. Windows) the section runs unlocked.
  */
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { EWOULDBLOCK, LOCK_EX, LOCK_NB, LOCK_UN, flock } from "../common/libc.ts";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 
@@ -22,12 +22,11 @@ function sleep(ms: number): Promise<void> {
 
 /** Runs `task` holding the install lock of `root` (which must exist). */
 export async function withInstallLock<T>(root: string, signal: AbortSignal | undefined, task: () => Promise<T>): Promise<T> {
-  const path = root;
-  let handle: Awaited<ReturnType<typeof open>>;
+  let handle: FileHandle;
   try {
-    handle = await open(path, "r");
+    handle = await open(root, "r");
   } catch (err) {
-    throw new ZotError("ext.install_lock", `cannot open ${path} (${systemErrorCode(err) ?? errorMessage(err)})`, { file: path }, {
+    throw new ZotError("ext.install_lock", `cannot open ${root} (${systemErrorCode(err) ?? errorMessage(err)})`, { file: root }, {
       cause: err,
     });
   }
@@ -42,12 +41,12 @@ export async function withInstallLock<T>(root: string, signal: AbortSignal | und
       }
       if (result.reason === "unsupported") break;
       if (result.errno !== EWOULDBLOCK) {
-        throw new ZotError("ext.install_lock", `cannot lock ${path} (errno ${result.errno ?? "?"})`, { file: path });
+        throw new ZotError("ext.install_lock", `cannot lock ${root} (errno ${result.errno ?? "?"})`, { file: root });
       }
       if (signal?.aborted) throw new ZotError("ext.install_interrupted", "install interrupted; nothing was installed");
       if (Date.now() > until) {
-        throw new ZotError("ext.install_lock", `another install holds ${path} for over ${LOCK_WAIT_MS / 1000} s; nothing was installed`, {
-          file: path,
+        throw new ZotError("ext.install_lock", `another install holds ${root} for over ${LOCK_WAIT_MS / 1000} s; nothing was installed`, {
+          file: root,
         });
       }
       await sleep(LOCK_RETRY_MS);

@@ -115,18 +115,18 @@ async function checkSourceDir(dir: string): Promise<Stats> {
   return info;
 }
 
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root + sep);
+}
+
 async function refuseSelfCopy(sourceDir: string, destRoot: string): Promise<void> {
   const source = await realpath(sourceDir);
   const root = await realpath(destRoot);
-  if (root === source || root.startsWith(source + sep)) {
+  if (isInside(root, source)) {
     throw new ZotError("ext.install_into_self", `cannot install ${sourceDir}: the destination ${destRoot} is inside it`, {
       dir: sourceDir,
     });
   }
-}
-
-function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root + sep);
 }
 
 /** The source tree being copied: where it really is and where the copy goes. */

@@ -37,7 +37,7 @@ export class JoinOrder {
     }
   }
 
-  /** Names of extensions still starting, in load order. */
+  /** The extensions still starting, in load order. */
   starting(): ExtensionConnection[] {
     return this.order.filter((_, index) => !this.finished[index]);
   }

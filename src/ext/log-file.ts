@@ -4,7 +4,8 @@
  * (`logFileFor`), shared by every writer of that path. Appends go to an
  * in-memory queue (bounded: host notes past MAX_PENDING_BYTES are dropped and
  * counted; piped stderr waits for room instead) and are written by async fd
- * writes, one batch in flight at a time. A file never grows past
+ * writes, one batch in flight at a time (opening the file is a few
+ * synchronous metadata calls, once per file and rotation). A file never grows past
  * MAX_LOG_BYTES: a batch that does not fit is cut at its last newline, the
  * file is renamed to `<path>.1` (replacing the previous generation) and a
  * fresh file is opened. Before every write the open file is checked to
@@ -13,26 +14,23 @@
  * written into a deleted file). The cap is exact for one writer; several
  * processes writing one log at the same instant can each overshoot it by at
  * most one batch (WRITE_BATCH_BYTES). The directory is created 0700 and
- * the files 0600; existing ones are tightened on open. At process exit
+ * the files 0600; existing ones (both generations) are tightened whenever
+ * the file is opened, the exit flush included (common/private.ts). At process exit
  * whatever is still queued is written synchronously, so the last lines are
  * never lost (a batch whose async write was in flight at that instant may
  * then appear twice). Nothing here throws: a log that cannot be written
  * must not take anything down.
  */
-import {
-  chmod, chmodSync, close, closeSync, constants, fstat, fstatSync, mkdir, mkdirSync, open, openSync, rename, renameSync, stat,
-  statSync, write, writeSync,
-} from "node:fs";
+import { close, closeSync, constants, fstat, fstatSync, openSync, rename, renameSync, stat, statSync, write, writeSync } from "node:fs";
 import type { Stats } from "node:fs";
 import { dirname } from "node:path";
+import { PRIVATE_FILE_MODE, ensurePrivateDir, tightenFd, tightenPath } from "../common/private.ts";
 
 /** Largest size of one log file; the previous generation is kept as `<path>.1`. */
 export const MAX_LOG_BYTES = 1024 * 1024;
 /** Queued bytes beyond which host notes are dropped (and counted) rather than buffered. */
 export const MAX_PENDING_BYTES = 1024 * 1024;
 const WRITE_BATCH_BYTES = 64 * 1024;
-const FILE_MODE = 0o600;
-const DIR_MODE = 0o700;
 const NEWLINE = 0x0a;
 const OPEN_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
 
@@ -44,16 +42,11 @@ function promised<T>(start: (done: (err: NodeJS.ErrnoException | null, value: T)
   return new Promise((resolve, reject) => start((err, value) => (err ? reject(err) : resolve(value))));
 }
 
-const openAsync = (path: string): Promise<number> => promised((done) => open(path, OPEN_FLAGS, FILE_MODE, done));
 const fstatAsync = (fd: number): Promise<Stats> => promised((done) => fstat(fd, done));
 const statAsync = (path: string): Promise<Stats | undefined> =>
   promised<Stats | undefined>((done) => stat(path, (err, info) => done(null, err ? undefined : info)));
 const closeAsync = (fd: number): Promise<void> => promised((done) => close(fd, (err) => done(err, undefined)));
 const renameAsync = (from: string, to: string): Promise<void> => promised((done) => rename(from, to, (err) => done(err, undefined)));
-const chmodAsync = (path: string, mode: number): Promise<void> =>
-  promised((done) => chmod(path, mode, () => done(null, undefined)));
-const mkdirAsync = (path: string): Promise<void> =>
-  promised((done) => mkdir(path, { recursive: true, mode: DIR_MODE }, (err) => done(err, undefined)));
 const writeAsync = (fd: number, data: Uint8Array): Promise<number> =>
   promised((done) => write(fd, data, 0, data.length, null, done));
 
@@ -149,10 +142,10 @@ export class LogFile {
     this.queue.length = 0;
     this.queuedBytes = 0;
     this.inFlight = undefined;
-    this.takeDroppedNote(pending);
+    const dropped = this.takeDroppedNote();
+    if (dropped) pending.push(dropped);
     if (this.broken || pending.length === 0) return;
     try {
-      if (this.fd === undefined) this.fd = this.openSync();
       for (const data of pending) this.writeBoundedSync(data);
     } catch {
       // nothing more can be done at exit
@@ -165,10 +158,12 @@ export class LogFile {
     this.running ??= this.run();
   }
 
-  private takeDroppedNote(into: Uint8Array[]): void {
-    if (this.droppedNotes === 0) return;
-    into.push(Buffer.from(`[zot] ${this.droppedNotes} log line(s) dropped: the log writer fell behind\n`));
+  /** The line that reports the notes dropped so far (and resets the count), if any were. */
+  private takeDroppedNote(): Uint8Array | undefined {
+    if (this.droppedNotes === 0) return undefined;
+    const note = Buffer.from(`[zot] ${this.droppedNotes} log line(s) dropped: the log writer fell behind\n`);
     this.droppedNotes = 0;
+    return note;
   }
 
   private takeBatch(): Uint8Array {
@@ -186,10 +181,9 @@ export class LogFile {
   private async run(): Promise<void> {
     while (this.queue.length > 0 && !this.broken) {
       if (this.droppedNotes > 0 && this.queuedBytes < MAX_PENDING_BYTES / 2) {
-        const note: Uint8Array[] = [];
-        this.takeDroppedNote(note);
-        this.queue.push(...note);
-        this.queuedBytes += note[0]!.length;
+        const note = this.takeDroppedNote()!;
+        this.queue.push(note);
+        this.queuedBytes += note.length;
       }
       const batch = this.takeBatch();
       this.inFlight = batch;
@@ -215,17 +209,14 @@ export class LogFile {
     for (const waiter of waiters) waiter();
   }
 
-  private async ensureOpen(): Promise<number> {
+  /** The open file: on first use (and after a rotation) the directory is made private and the file opened and tightened. */
+  private ensureOpen(): number {
     if (this.fd !== undefined) return this.fd;
     try {
-      await mkdirAsync(dirname(this.path));
-      const dirInfo = await statAsync(dirname(this.path));
-      if (dirInfo && (dirInfo.mode & 0o777) !== DIR_MODE) await chmodAsync(dirname(this.path), DIR_MODE);
-      const fd = await openAsync(this.path);
-      const info = await fstatAsync(fd);
-      if ((info.mode & 0o777) !== FILE_MODE) await chmodAsync(this.path, FILE_MODE);
-      const rotated = await statAsync(rotatedLogPath(this.path));
-      if (rotated && (rotated.mode & 0o777) !== FILE_MODE) await chmodAsync(rotatedLogPath(this.path), FILE_MODE);
+      ensurePrivateDir(dirname(this.path));
+      const fd = openSync(this.path, OPEN_FLAGS, PRIVATE_FILE_MODE);
+      tightenFd(fd);
+      tightenPath(rotatedLogPath(this.path));
       this.fd = fd;
       return fd;
     } catch (err) {
@@ -237,7 +228,7 @@ export class LogFile {
   private async writeBounded(data: Uint8Array): Promise<void> {
     let offset = 0;
     while (offset < data.length) {
-      const fd = await this.ensureOpen();
+      const fd = this.ensureOpen();
       const mine = await fstatAsync(fd);
       if (!this.stillAtPath(mine, await statAsync(this.path))) {
         // Rotated or removed by someone else: write to whatever is at the path now.
@@ -278,17 +269,10 @@ export class LogFile {
     await closeAsync(fd).catch(() => {});
   }
 
-  private openSync(): number {
-    mkdirSync(dirname(this.path), { recursive: true, mode: DIR_MODE });
-    const fd = openSync(this.path, OPEN_FLAGS, FILE_MODE);
-    if ((fstatSync(fd).mode & 0o777) !== FILE_MODE) chmodSync(this.path, FILE_MODE);
-    return fd;
-  }
-
   private writeBoundedSync(data: Uint8Array): void {
     let offset = 0;
     while (offset < data.length) {
-      const fd = this.fd ?? (this.fd = this.openSync());
+      const fd = this.ensureOpen();
       const mine = fstatSync(fd);
       const atPath = statOrUndefined(this.path);
       if (!this.stillAtPath(mine, atPath)) {

@@ -74,10 +74,7 @@ export function serialiseOrdered(object: JsonObject, order: readonly string[]): 
   return `{\n${lines.join(",\n")}\n}\n`;
 }
 
-/**
- * Sets `enabled` in `<dir>/extension.json`. Returns "unchanged" (and writes
- * nothing) when the manifest already has that state (absent counts as true).
- */
+/** lstat of `path`; a ZotError naming the link and its target when it is a symlink. */
 async function refuseSymlink(path: string, what: string, manifest: string): Promise<Stats> {
   const info = await lstat(path);
   if (!info.isSymbolicLink()) return info;
@@ -89,6 +86,10 @@ async function refuseSymlink(path: string, what: string, manifest: string): Prom
   );
 }
 
+/**
+ * Sets `enabled` in `<dir>/extension.json`. Returns "unchanged" (and writes
+ * nothing) when the manifest already has that state (absent counts as true).
+ */
 export async function setEnabled(dir: string, enabled: boolean): Promise<EnableOutcome> {
   const declared = join(dir, MANIFEST_FILE);
   let text: string;

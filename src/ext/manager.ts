@@ -135,11 +135,6 @@ export class ExtensionManager {
     return this.joining?.starting() ?? [];
   }
 
-  /** Resolves once the running (or last) start() finished; at once when none ran. */
-  whenStarted(): Promise<void> {
-    return this.startup ?? Promise.resolve();
-  }
-
   /** A host-side warning about one extension, shown by the mode's UI and logged. */
   hostWarning(extension: string, message: string): void {
     this.live.get(extension)?.log.note(`warning: ${message}`);

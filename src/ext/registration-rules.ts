@@ -36,11 +36,6 @@ function describeJsonType(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/** A registered name as it may be shown in a log line: quoted, one line, clipped. */
-export function shownName(name: string): string {
-  return JSON.stringify(oneLine(name, 80));
-}
-
 export function checkToolName(name: string): string | undefined {
   return TOOL_NAME_PATTERN.test(name) ? undefined : "the name must be 1-64 characters of letters, digits, '_' and '-'";
 }

@@ -183,9 +183,8 @@ export class RequestFlow {
         this.waitingCount--;
         const { entry } = next;
         // A slot freed by a timed-out request is no sign of life: what already stalled fails, unsent.
-        const stallMs = entry.request.stallMs;
         const now = this.now();
-        if (stallMs !== undefined && now - Math.max(entry.since, this.lastReplyAt) >= stallMs) {
+        if (now >= (this.stallsAt(entry) ?? Infinity)) {
           entry.state = "done";
           entry.request.refuse({ kind: "stalled", waitedMs: now - entry.since, inFlight: this.inFlightCount });
           continue;
@@ -249,15 +248,19 @@ export class RequestFlow {
     this.stallTimer = undefined;
   }
 
+  /** When a waiting `entry` stalls, given no reply comes before then; undefined: it never does. */
+  private stallsAt(entry: Entry): number | undefined {
+    const stallMs = entry.request.stallMs;
+    return stallMs === undefined ? undefined : Math.max(entry.since, this.lastReplyAt) + stallMs;
+  }
+
   /** When the earliest waiting request stalls, given no reply comes before then. */
   private nextStallDue(): number | undefined {
     let due: number | undefined;
     for (const lane of LANE_ORDER) {
       for (const entry of this.lines[lane].waiting()) {
-        const stallMs = entry.request.stallMs;
-        if (stallMs === undefined) continue;
-        const at = Math.max(entry.since, this.lastReplyAt) + stallMs;
-        if (due === undefined || at < due) due = at;
+        const at = this.stallsAt(entry);
+        if (at !== undefined && (due === undefined || at < due)) due = at;
       }
     }
     return due;
@@ -267,10 +270,7 @@ export class RequestFlow {
     const now = this.now();
     const stalled: Entry[] = [];
     for (const lane of LANE_ORDER) {
-      for (const entry of this.lines[lane].waiting()) {
-        const stallMs = entry.request.stallMs;
-        if (stallMs !== undefined && now - Math.max(entry.since, this.lastReplyAt) >= stallMs) stalled.push(entry);
-      }
+      for (const entry of this.lines[lane].waiting()) if (now >= (this.stallsAt(entry) ?? Infinity)) stalled.push(entry);
     }
     for (const entry of stalled) {
       entry.state = "done";

@@ -8,6 +8,7 @@
  * ready, failed, or past the startup bound, which reports it) or when
  * `signal` aborts; it never throws.
  */
+import { settledOrAborted } from "../common/abortable-wait.ts";
 import type { ExtensionConnection } from "../ext/connection.ts";
 import type { HeadlessRuntime } from "./setup.ts";
 
@@ -19,22 +20,15 @@ export function describeCommandLine(connection: ExtensionConnection): string {
   return [connection.exec, ...(connection.loaded.manifest.args ?? [])].map(quote).join(" ");
 }
 
-export async function waitForExtensions(runtime: HeadlessRuntime, warn: (text: string) => void, signal?: AbortSignal): Promise<void> {
+export async function waitForExtensions(runtime: HeadlessRuntime, warn: (text: string) => void, signal: AbortSignal): Promise<void> {
   const manager = runtime.extensions?.manager;
   if (manager === undefined) return;
   const notice = setTimeout(() => {
     for (const connection of manager.starting()) warn(`zot: waiting for extension ${connection.name} (${describeCommandLine(connection)})…\n`);
   }, WAIT_NOTICE_MS);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<void>((resolve) => {
-    onAbort = () => resolve();
-    if (signal?.aborted) resolve();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-  });
   try {
-    await Promise.race([runtime.extensionsStarted, aborted]);
+    await settledOrAborted(runtime.extensionsStarted, signal);
   } finally {
     clearTimeout(notice);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 }

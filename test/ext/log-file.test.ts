@@ -122,4 +122,27 @@ describe("LogFile", () => {
     expect(new Set(lines).size).toBe(1000);
     expect(lines.at(-1)).toBe("note 999");
   });
+
+  test("a process that exits right after its first note still leaves the directory and both generations private", async () => {
+    const dir = join(base, "loose");
+    const loose = join(dir, "ext-z.log");
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    for (const file of [loose, rotatedLogPath(loose)]) {
+      writeFileSync(file, "old\n");
+      chmodSync(file, 0o644);
+    }
+    const script = join(base, "exit-at-once.ts");
+    const module = join(import.meta.dir, "..", "..", "src", "ext", "log-file.ts");
+    writeFileSync(script, [
+      `import { logFileFor } from ${JSON.stringify(module)};`,
+      `logFileFor(${JSON.stringify(loose)}).appendNote("last words\\n");`,
+      "process.exit(0);",
+    ].join("\n"));
+    const proc = Bun.spawn([process.execPath, script], { stdout: "ignore", stderr: "pipe" });
+    expect(await proc.exited).toBe(0);
+    expect(read(loose)).toBe("old\nlast words\n");
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const file of [loose, rotatedLogPath(loose)]) expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
 });
