@@ -126,13 +126,7 @@ export async function sweepSpillFiles(dirs: readonly string[], now = Date.now(),
   const uid = process.getuid?.();
   let removed = 0;
   for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
+    for (const name of await readdir(dir).catch(() => [])) {
       const spill = SPILL_NAME.test(name);
       if (!spill && !JAIL_TMP_NAME.test(name)) continue;
       const path = join(dir, name);

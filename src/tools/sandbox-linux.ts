@@ -90,13 +90,7 @@ async function walkForMasks(root: string): Promise<Mask[]> {
   let visited = 0;
   while (queue.length > 0 && visited < MAX_ETC_ENTRIES) {
     const dir = queue.shift() as string;
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
+    for (const name of await readdir(dir).catch(() => [])) {
       if (++visited > MAX_ETC_ENTRIES) break;
       const path = join(dir, name);
       try {
