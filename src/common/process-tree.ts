@@ -81,10 +81,6 @@ export function guardProcessTree(options: { readonly subreaper?: boolean } = {})
   return guard;
 }
 
-export function processTreeGuard(): TreeGuard | undefined {
-  return guard;
-}
-
 function scheduleOrphanReap(): void {
   if (reapScheduled) return;
   reapScheduled = true;

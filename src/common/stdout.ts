@@ -56,11 +56,6 @@ export function stdoutRoom(): Promise<void> | undefined {
   return settledOrAborted(target.whenQueuedAtMost(STDOUT_LOW_WATER_BYTES), interruptionSignal());
 }
 
-/** Bytes accepted and not yet written. */
-export function queuedStdoutBytes(): number {
-  return writer?.queuedBytes ?? 0;
-}
-
 function withinGrace(target: FdWriter): Promise<void> {
   graceEndsAt ??= Date.now() + INTERRUPTED_FLUSH_MS;
   const left = graceEndsAt - Date.now();

@@ -78,7 +78,7 @@ function noteLines(end: ShellEnd, timeoutSeconds: number): string[] {
   return notes.map((note) => `... [${note}]\n`);
 }
 
-export function formatBashResult(command: string, end: ShellEnd, timeoutSeconds: number): string {
+function formatBashResult(command: string, end: ShellEnd, timeoutSeconds: number): string {
   const text = end.output.text;
   const body = text.length === 0 ? "" : `\n${text}${text.endsWith("\n") ? "" : "\n"}`;
   const full = end.output.fullOutputPath ? ` (full output: ${end.output.fullOutputPath})` : "";

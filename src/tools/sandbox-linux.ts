@@ -32,7 +32,7 @@ const INSTALL_HINT =
   "Install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`, Fedora: `dnf install bubblewrap`, Arch: `pacman -S bubblewrap`)";
 
 /** The first executable `bwrap` on PATH that is not inside the jail. */
-export async function findBwrap(pathEnv: string | undefined, jailRoot: string): Promise<string | undefined> {
+async function findBwrap(pathEnv: string | undefined, jailRoot: string): Promise<string | undefined> {
   for (const dir of (pathEnv ?? "").split(":")) {
     if (!isAbsolute(dir)) continue;
     const candidate = join(dir, "bwrap");
@@ -124,7 +124,7 @@ async function systemMounts(paths: readonly string[]): Promise<string[]> {
 }
 
 /** bwrap arguments (everything before `--`) for one jailed command. */
-export async function bwrapArguments(request: SandboxRequest, version: readonly number[] | undefined): Promise<string[]> {
+async function bwrapArguments(request: SandboxRequest, version: readonly number[] | undefined): Promise<string[]> {
   const network = jailNetworkAllowed(request.env);
   const args = ["--die-with-parent", "--unshare-all", ...(network ? ["--share-net"] : []), "--cap-drop", "ALL"];
   args.push(...(await systemMounts(SYSTEM_READ_PATHS)));

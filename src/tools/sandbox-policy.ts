@@ -29,7 +29,7 @@ export type SandboxPlan =
   | { readonly ok: false; readonly message: string };
 
 /** Names (case-insensitive) of variables kept out of a jailed command's environment. */
-export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 /** The environment a jailed command gets: the given one minus secret-looking names, TMPDIR set. */
 export function jailedEnv(env: Readonly<Record<string, string | undefined>>, tmp: string): Record<string, string> {
