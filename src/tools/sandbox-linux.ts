@@ -21,7 +21,7 @@ import { constants } from "node:fs";
 import { access, lstat, readdir, readlink, realpath } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { isWithin } from "./paths.ts";
-import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
+import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, sandboxMessage, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
 
 const SYSTEM_READ_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix"];
 const TMP_SIZE_BYTES = 512 * 1024 * 1024;
@@ -155,14 +155,17 @@ export async function confineWithBwrap(request: SandboxRequest): Promise<Sandbox
     argv: [bwrap, ...args, "--", ...request.argv],
     env: jailedEnv(request.env, "/tmp"),
     cleanup: async () => undefined,
+    setupFailure: (stderr) => {
+      const line = sandboxMessage(stderr, "bwrap");
+      return line === undefined ? undefined : bwrapFailureMessage(line);
+    },
   };
 }
 
-/** The message for a bwrap that could not build the sandbox (its own stderr line, e.g. no user namespaces). */
-export function bwrapFailureMessage(stderr: string): string {
-  const line = stderr.split("\n").find((text) => text.startsWith("bwrap:")) ?? stderr.trim().split("\n")[0] ?? "";
+/** The refusal for a bwrap that could not build the sandbox, from its own message (e.g. no user namespaces). */
+function bwrapFailureMessage(line: string): string {
   return (
-    `bash is refused under --jail: the bubblewrap sandbox could not be created (${line.trim()}). ` +
+    `bash is refused under --jail: the bubblewrap sandbox could not be created (${line}). ` +
     "bwrap needs unprivileged user namespaces (check `sysctl kernel.unprivileged_userns_clone` and, on Ubuntu 24.04+, " +
     "`kernel.apparmor_restrict_unprivileged_userns` or an AppArmor profile for bwrap); in a container, allow them " +
     "(e.g. Docker `--security-opt seccomp=unconfined`) (or run zot without --jail)."
