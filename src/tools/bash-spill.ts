@@ -10,8 +10,9 @@
  * background, when the bash tool is created (never for --version/--help);
  * the sweep also removes old files of the same name pattern that earlier
  * versions left directly in $TMPDIR, and old `jail-tmp-*` directories (the
- * macOS sandbox's per-command temp dirs) that a killed zot left behind. The paths this process created are
- * remembered so the read tool may open them under --jail.
+ * macOS sandbox's per-command temp dirs) that a killed zot left behind. The
+ * files this process created are remembered by canonical path, so the read
+ * tool may open them under --jail.
  */
 import { lstat, open, readdir, realpath, rm, unlink, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
