@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
 import { BEHAVE, FIXTURES, waitFor } from "../support/extensions.ts";
 import { stalledFifo, statusFlags, unreadBytes, type StalledFifo } from "../support/fifo.ts";
-import { commandLine, isAlive } from "../support/processes.ts";
+import { commandLine, exitWithin, isAlive } from "../support/processes.ts";
 import { createModeEnv, parseJsonLines, type ModeEnv } from "./helpers.ts";
 
 afterAll(removeTempDirs);
@@ -142,13 +142,6 @@ async function modelStreamPaused(): Promise<boolean> {
     }
     return sent > 0 && Date.now() - stableSince >= 750;
   }, 20_000);
-}
-
-async function exitWithin(proc: Bun.Subprocess, ms: number): Promise<number | null> {
-  const timer = setTimeout(() => proc.kill("SIGKILL"), ms);
-  await proc.exited;
-  clearTimeout(timer);
-  return proc.signalCode === "SIGKILL" ? null : proc.exitCode;
 }
 
 describe.if(linux)("a stdout nobody reads", () => {
