@@ -28,9 +28,10 @@
  * the next retry comes on the next turn of the event loop (setImmediate),
  * at most 32 fruitless turns in a row; a retry that moves less (a slow
  * reader) waits 1 ms; a fruitless one doubles the wait, up to 16 ms (a
- * stalled reader costs about 60 failed writes a second). Any error other than EAGAIN / EINTR
- * (EPIPE, ECONNRESET, EIO, EBADF…) means the reader is gone: the writer is
- * then "broken" and discards what is queued and everything written later.
+ * stalled reader costs about 60 failed writes a second). Any error other
+ * than EAGAIN / EINTR (EPIPE, ECONNRESET, EIO, EBADF…) means the reader is
+ * gone: the writer is then "broken" and discards what is queued and
+ * everything written later.
  * A direct write that meets EAGAIN (a terminal someone made non-blocking) is
  * queued and retried the same way.
  */

@@ -100,9 +100,9 @@ export function flock(fd: number, operation: number): LibcResult {
 }
 
 /**
- * Collects the exit status of the zombie child `pid` (WNOHANG: "failed" with
- * no errno change when it has not exited yet is reported as ok:false,
- * reason "failed", errno undefined). Only for children Bun does not wait for.
+ * Collects the exit status of the zombie child `pid` without waiting
+ * (WNOHANG): a child that has not exited yet gives ok:false, reason
+ * "failed" and no errno. Only for children Bun does not wait for.
  */
 export function reapChild(pid: number): LibcResult {
   if (!Number.isInteger(pid) || pid <= 0) return { ok: false, reason: "failed" };

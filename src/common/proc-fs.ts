@@ -36,6 +36,15 @@ function readText(path: string): string | undefined {
   }
 }
 
+/** The names in a /proc directory; none when it is gone. */
+function listDir(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}
+
 /** Parses /proc/<pid>/stat; the command name in parentheses may itself contain spaces and parentheses. */
 export function parseStat(text: string): ProcessIdentity | undefined {
   const open = text.indexOf(" (");
@@ -54,7 +63,7 @@ export function readIdentity(pid: number): ProcessIdentity | undefined {
   return text === undefined ? undefined : parseStat(text);
 }
 
-export function isZombieOrDead(identity: ProcessIdentity): boolean {
+function isZombieOrDead(identity: ProcessIdentity): boolean {
   return identity.state === "Z" || identity.state === "X" || identity.state === "x";
 }
 
@@ -72,14 +81,8 @@ let childrenFiles: boolean | undefined;
 export function childrenOf(pid: number): number[] {
   childrenFiles ??= existsSync("/proc/self/task/" + process.pid + "/children");
   if (!childrenFiles) return scanParents().get(pid) ?? [];
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
   const children: number[] = [];
-  for (const task of tasks) {
+  for (const task of listDir(`/proc/${pid}/task`)) {
     const text = readText(`/proc/${pid}/task/${task}/children`);
     if (text !== undefined) children.push(...parsePids(text));
   }
@@ -89,13 +92,7 @@ export function childrenOf(pid: number): number[] {
 /** Fallback for kernels without the children files: parent → children for every visible process. */
 function scanParents(): Map<number, number[]> {
   const byParent = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return byParent;
-  }
-  for (const entry of entries) {
+  for (const entry of listDir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const identity = readIdentity(Number(entry));
     if (identity === undefined) continue;
@@ -143,13 +140,7 @@ export function zombieChildren(parent: number): ProcessIdentity[] {
 /** Pids this process holds a pidfd for: the children Bun's own Subprocess objects wait on. */
 export function pidfdTargets(): Set<number> {
   const pids = new Set<number>();
-  let fds: string[];
-  try {
-    fds = readdirSync("/proc/self/fd");
-  } catch {
-    return pids;
-  }
-  for (const fd of fds) {
+  for (const fd of listDir("/proc/self/fd")) {
     let target: string;
     try {
       target = readlinkSync(`/proc/self/fd/${fd}`);

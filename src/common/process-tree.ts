@@ -81,10 +81,6 @@ export function guardProcessTree(options: { readonly subreaper?: boolean } = {})
   return guard;
 }
 
-export function processTreeGuard(): TreeGuard | undefined {
-  return guard;
-}
-
 function scheduleOrphanReap(): void {
   if (reapScheduled) return;
   reapScheduled = true;
@@ -116,8 +112,8 @@ function signalProcess(identity: ProcessIdentity, signal: NodeJS.Signals): void 
   }
 }
 
-/** Signal 0 only checks that the group still has a member (zombies count). */
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+/** Signals the process group `pgid`: false when it has no member left. Signal 0 only checks (zombies count as members). */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;

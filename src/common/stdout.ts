@@ -12,9 +12,10 @@
  * interrupted. zot's producers await it before they take more input: the
  * model stream (providers/shared.ts; the response is then not read, so the
  * server's TCP window fills and it pauses), a running bash command's output
- * (tools/bash.ts), extension output (ext/connection.ts) and RPC commands on
- * stdin (modes/rpc/server.ts). What waits is then bounded by the high-water
- * mark plus what was already in flight.
+ * (tools/bash-run.ts), extension output (ext/connection.ts), RPC commands on
+ * stdin (modes/rpc/server.ts) and the log `zot ext logs -f` follows
+ * (cli/ext-command.ts). What waits is then bounded by the high-water mark
+ * plus what was already in flight.
  *
  * flushStdout() resolves once everything is written or the reader is gone:
  * a normal exit waits for a slow or paused reader as long as it takes. After
@@ -54,11 +55,6 @@ export function stdoutRoom(): Promise<void> | undefined {
   const target = writer;
   if (target === undefined || interrupted || target.queuedBytes <= STDOUT_HIGH_WATER_BYTES) return undefined;
   return settledOrAborted(target.whenQueuedAtMost(STDOUT_LOW_WATER_BYTES), interruptionSignal());
-}
-
-/** Bytes accepted and not yet written. */
-export function queuedStdoutBytes(): number {
-  return writer?.queuedBytes ?? 0;
 }
 
 function withinGrace(target: FdWriter): Promise<void> {

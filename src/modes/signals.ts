@@ -20,7 +20,6 @@ export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as c
 export type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
 const ALL_SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-
 export interface SignalWatch {
   /** Aborted by the first signal. */
   readonly signal: AbortSignal;

@@ -15,7 +15,7 @@
  */
 import { errorMessage } from "../common/errors.ts";
 import { settledOrAborted } from "../common/abortable-wait.ts";
-import { trackSpawned } from "../common/process-tree.ts";
+import { signalGroup, trackSpawned } from "../common/process-tree.ts";
 import { stdoutRoom } from "../common/stdout.ts";
 import { TailCapture, type CapturedOutput } from "./bash-output.ts";
 import { ProgressForwarder } from "./bash-progress.ts";
@@ -45,23 +45,6 @@ export interface ShellEnd {
   /** The first bytes that arrived on the stderr pipe (not merged by the shell wrapper). */
   readonly stderrHead: string;
   readonly durationMs: number;
-}
-
-export function killGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function sleep(ms: number): Promise<void> {
@@ -102,8 +85,8 @@ export async function runShell(run: ShellRun): Promise<ShellEnd | { readonly spa
   const terminate = (reason: "timed_out" | "cancelled"): void => {
     if (termination) return;
     termination = reason;
-    killGroup(pgid, "SIGTERM");
-    killTimer = setTimeout(() => killGroup(pgid, "SIGKILL"), KILL_GRACE_MS);
+    signalGroup(pgid, "SIGTERM");
+    killTimer = setTimeout(() => signalGroup(pgid, "SIGKILL"), KILL_GRACE_MS);
   };
   const onAbort = (): void => terminate("cancelled");
   run.signal.addEventListener("abort", onAbort, { once: true });
@@ -148,7 +131,7 @@ export async function runShell(run: ShellRun): Promise<ShellEnd | { readonly spa
 
   if (timeoutTimer) clearTimeout(timeoutTimer);
   run.signal.removeEventListener("abort", onAbort);
-  if (killTimer && !groupAlive(pgid)) clearTimeout(killTimer);
+  if (killTimer && !signalGroup(pgid, 0)) clearTimeout(killTimer);
   else killTimer?.unref?.();
 
   await captureTurn;

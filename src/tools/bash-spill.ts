@@ -10,10 +10,11 @@
  * background, when the bash tool is created (never for --version/--help);
  * the sweep also removes old files of the same name pattern that earlier
  * versions left directly in $TMPDIR, and old `jail-tmp-*` directories (the
- * macOS sandbox's per-command temp dirs) that a killed zot left behind. The paths this process created are
- * remembered so the read tool may open them under --jail.
+ * macOS sandbox's per-command temp dirs) that a killed zot left behind. The
+ * files this process created are remembered by canonical path, so the read
+ * tool may open them under --jail.
  */
-import { lstat, open, readdir, rm, unlink, type FileHandle } from "node:fs/promises";
+import { lstat, open, readdir, realpath, rm, unlink, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveZotHome } from "../common/home.ts";
@@ -34,9 +35,10 @@ export function defaultSpillDir(): string {
   return join(resolveZotHome(), "tmp");
 }
 
+/** Canonical paths (symlinks resolved, as the jail check sees them) of the spill files this process created. */
 const createdHere = new Set<string>();
 
-/** True for a spill file this process created (the read tool may open it under --jail). */
+/** True for the canonical path of a spill file this process created (the read tool may open it under --jail). */
 export function isOwnSpillFile(path: string): boolean {
   return createdHere.has(path);
 }
@@ -66,7 +68,8 @@ export class SpillFile {
       ensureOwnPrivateDir(dir);
       const path = join(dir, spillName());
       const handle = await open(path, "wx", 0o600);
-      createdHere.add(path);
+      // $ZOT_HOME may be reached through a symlink; the read tool compares canonical paths.
+      createdHere.add(await realpath(path).catch(() => path));
       return new SpillFile(path, handle, cap);
     } catch (err) {
       return { error: errorMessage(err) };
@@ -124,13 +127,7 @@ export async function sweepSpillFiles(dirs: readonly string[], now = Date.now(),
   const uid = process.getuid?.();
   let removed = 0;
   for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
+    for (const name of await readdir(dir).catch(() => [])) {
       const spill = SPILL_NAME.test(name);
       if (!spill && !JAIL_TMP_NAME.test(name)) continue;
       const path = join(dir, name);

@@ -23,8 +23,6 @@ import { canonicalJailRoot, canonicalPath, isWithin } from "./paths.ts";
 import { runShell, type ShellEnd } from "./bash-run.ts";
 import { defaultSpillDir, MAX_SPILL_BYTES, scheduleSpillSweep } from "./bash-spill.ts";
 import { confine, type SandboxPlan } from "./sandbox.ts";
-import { bwrapFailureMessage } from "./sandbox-linux.ts";
-import { sandboxExecFailureMessage } from "./sandbox-macos.ts";
 import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, parseToolArgs } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome, type ToolStatus } from "./types.ts";
 
@@ -78,7 +76,7 @@ function noteLines(end: ShellEnd, timeoutSeconds: number): string[] {
   return notes.map((note) => `... [${note}]\n`);
 }
 
-export function formatBashResult(command: string, end: ShellEnd, timeoutSeconds: number): string {
+function formatBashResult(command: string, end: ShellEnd, timeoutSeconds: number): string {
   const text = end.output.text;
   const body = text.length === 0 ? "" : `\n${text}${text.endsWith("\n") ? "" : "\n"}`;
   const full = end.output.fullOutputPath ? ` (full output: ${end.output.fullOutputPath})` : "";
@@ -128,10 +126,8 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
     const what = plan === undefined ? "/bin/sh" : plan.argv[0];
     return textOutcome(`bash: could not start ${what} in ${ctx.cwd}: ${end.spawnError}`, true);
   }
-  // Jailed, the stderr pipe carries only the sandbox's own messages (the shell merges the command's into stdout).
-  if (plan !== undefined && end.exitCode !== 0 && end.stderrHead.startsWith(`${plan.kind}:`)) {
-    return blocked(plan.kind === "bwrap" ? bwrapFailureMessage(end.stderrHead) : sandboxExecFailureMessage(end.stderrHead), command);
-  }
+  const setupFailure = plan !== undefined && end.exitCode !== 0 ? plan.setupFailure(end.stderrHead) : undefined;
+  if (setupFailure !== undefined) return blocked(setupFailure, command);
 
   const { output, termination } = end;
   const status: ToolStatus | undefined = termination ?? (end.exitCode === 0 ? undefined : "failed");

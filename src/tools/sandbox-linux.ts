@@ -21,7 +21,7 @@ import { constants } from "node:fs";
 import { access, lstat, readdir, readlink, realpath } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { isWithin } from "./paths.ts";
-import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
+import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, sandboxMessage, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
 
 const SYSTEM_READ_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix"];
 const TMP_SIZE_BYTES = 512 * 1024 * 1024;
@@ -32,7 +32,7 @@ const INSTALL_HINT =
   "Install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`, Fedora: `dnf install bubblewrap`, Arch: `pacman -S bubblewrap`)";
 
 /** The first executable `bwrap` on PATH that is not inside the jail. */
-export async function findBwrap(pathEnv: string | undefined, jailRoot: string): Promise<string | undefined> {
+async function findBwrap(pathEnv: string | undefined, jailRoot: string): Promise<string | undefined> {
   for (const dir of (pathEnv ?? "").split(":")) {
     if (!isAbsolute(dir)) continue;
     const candidate = join(dir, "bwrap");
@@ -90,13 +90,7 @@ async function walkForMasks(root: string): Promise<Mask[]> {
   let visited = 0;
   while (queue.length > 0 && visited < MAX_ETC_ENTRIES) {
     const dir = queue.shift() as string;
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
+    for (const name of await readdir(dir).catch(() => [])) {
       if (++visited > MAX_ETC_ENTRIES) break;
       const path = join(dir, name);
       try {
@@ -130,7 +124,7 @@ async function systemMounts(paths: readonly string[]): Promise<string[]> {
 }
 
 /** bwrap arguments (everything before `--`) for one jailed command. */
-export async function bwrapArguments(request: SandboxRequest, version: readonly number[] | undefined): Promise<string[]> {
+async function bwrapArguments(request: SandboxRequest, version: readonly number[] | undefined): Promise<string[]> {
   const network = jailNetworkAllowed(request.env);
   const args = ["--die-with-parent", "--unshare-all", ...(network ? ["--share-net"] : []), "--cap-drop", "ALL"];
   args.push(...(await systemMounts(SYSTEM_READ_PATHS)));
@@ -161,14 +155,17 @@ export async function confineWithBwrap(request: SandboxRequest): Promise<Sandbox
     argv: [bwrap, ...args, "--", ...request.argv],
     env: jailedEnv(request.env, "/tmp"),
     cleanup: async () => undefined,
+    setupFailure: (stderr) => {
+      const line = sandboxMessage(stderr, "bwrap");
+      return line === undefined ? undefined : bwrapFailureMessage(line);
+    },
   };
 }
 
-/** The message for a bwrap that could not build the sandbox (its own stderr line, e.g. no user namespaces). */
-export function bwrapFailureMessage(stderr: string): string {
-  const line = stderr.split("\n").find((text) => text.startsWith("bwrap:")) ?? stderr.trim().split("\n")[0] ?? "";
+/** The refusal for a bwrap that could not build the sandbox, from its own message (e.g. no user namespaces). */
+function bwrapFailureMessage(line: string): string {
   return (
-    `bash is refused under --jail: the bubblewrap sandbox could not be created (${line.trim()}). ` +
+    `bash is refused under --jail: the bubblewrap sandbox could not be created (${line}). ` +
     "bwrap needs unprivileged user namespaces (check `sysctl kernel.unprivileged_userns_clone` and, on Ubuntu 24.04+, " +
     "`kernel.apparmor_restrict_unprivileged_userns` or an AppArmor profile for bwrap); in a container, allow them " +
     "(e.g. Docker `--security-opt seccomp=unconfined`) (or run zot without --jail)."

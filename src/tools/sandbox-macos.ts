@@ -17,7 +17,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ensureOwnPrivateDir } from "../common/private.ts";
-import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
+import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, sandboxMessage, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
 
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 const USER_DATA = ["/Users", "/Volumes", "/private/var/root", "/private/tmp", "/private/var/folders"];
@@ -74,11 +74,10 @@ export async function confineWithSandboxExec(request: SandboxRequest): Promise<S
     argv: [SANDBOX_EXEC, ...params, "-p", profile, ...request.argv],
     env: jailedEnv(request.env, tmp),
     cleanup: () => rm(tmp, { recursive: true, force: true }),
+    // sandbox-exec refused the profile or could not apply it.
+    setupFailure: (stderr) => {
+      const line = sandboxMessage(stderr, "sandbox-exec");
+      return line === undefined ? undefined : `bash is refused under --jail: the sandbox-exec sandbox could not be applied (${line}) (or run zot without --jail).`;
+    },
   };
-}
-
-/** The message for a sandbox-exec that refused the profile or could not apply it. */
-export function sandboxExecFailureMessage(stderr: string): string {
-  const line = stderr.split("\n").find((text) => text.startsWith("sandbox-exec:")) ?? stderr.trim().split("\n")[0] ?? "";
-  return `bash is refused under --jail: the sandbox-exec sandbox could not be applied (${line.trim()}) (or run zot without --jail).`;
 }

@@ -25,11 +25,17 @@ export type SandboxPlan =
       readonly env: Record<string, string>;
       /** Removes what the plan created (a private temp dir); call after the command. */
       readonly cleanup: () => Promise<void>;
+      /**
+       * After a failed run: the refusal when the sandbox itself could not be
+       * set up (its own message starts the stderr pipe, which carries nothing
+       * else: the shell merges the command's stderr into stdout), else undefined.
+       */
+      readonly setupFailure: (stderr: string) => string | undefined;
     }
   | { readonly ok: false; readonly message: string };
 
 /** Names (case-insensitive) of variables kept out of a jailed command's environment. */
-export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 /** The environment a jailed command gets: the given one minus secret-looking names, TMPDIR set. */
 export function jailedEnv(env: Readonly<Record<string, string | undefined>>, tmp: string): Record<string, string> {
@@ -51,6 +57,11 @@ export function jailNetworkAllowed(env: Readonly<Record<string, string | undefin
 /** Extra read-only paths from ZOT_JAIL_READ (colon-separated absolute paths). */
 export function extraReadPaths(env: Readonly<Record<string, string | undefined>>): string[] {
   return (env.ZOT_JAIL_READ ?? "").split(":").filter((path) => path.startsWith("/"));
+}
+
+/** The first line of `stderr` when it is the sandbox's own message (`<prefix>: …`). */
+export function sandboxMessage(stderr: string, prefix: string): string | undefined {
+  return stderr.startsWith(`${prefix}:`) ? (stderr.split("\n")[0] as string).trim() : undefined;
 }
 
 export function refusal(why: string, how: string): SandboxPlan {

@@ -9,9 +9,9 @@
  * job. Plus the /proc stat parser.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { childrenOf, parseStat, readIdentity } from "../../src/common/proc-fs.ts";
+import { childrenOf, parseStat } from "../../src/common/proc-fs.ts";
+import { commandLine, isAlive } from "../support/processes.ts";
 
 const HELPER = join(import.meta.dir, "fixtures", "tree-helper.ts");
 const linux = process.platform === "linux";
@@ -19,13 +19,7 @@ const leftovers: { pid: number; cmdline: string }[] = [];
 
 afterEach(() => {
   for (const { pid, cmdline } of leftovers.splice(0)) {
-    let now: string | undefined;
-    try {
-      now = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-    } catch {
-      continue;
-    }
-    if (now !== cmdline) continue;
+    if (commandLine(pid) !== cmdline) continue;
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -35,11 +29,8 @@ afterEach(() => {
 });
 
 function remember(pid: number): void {
-  try {
-    leftovers.push({ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8") });
-  } catch {
-    // already gone
-  }
+  const cmdline = commandLine(pid);
+  if (cmdline !== undefined) leftovers.push({ pid, cmdline });
 }
 
 async function runHelper(scenario: string): Promise<Record<string, unknown>> {
@@ -51,11 +42,6 @@ async function runHelper(scenario: string): Promise<Record<string, unknown>> {
   if (proc.exitCode !== 0) throw new Error(`helper ${scenario} exited ${proc.exitCode}: ${stderr}`);
   return JSON.parse(stdout) as Record<string, unknown>;
 }
-
-const running = (pid: number): boolean => {
-  const state = readIdentity(pid)?.state;
-  return state !== undefined && state !== "Z" && state !== "X";
-};
 
 describe.if(linux)("process tree (Linux)", () => {
   test("orphan zombies are reaped; Bun's own children, tracked or not, keep their exit status", async () => {
@@ -72,13 +58,13 @@ describe.if(linux)("process tree (Linux)", () => {
     try {
       const result = await runHelper("end");
       const pids = result.pids as number[];
-      for (const pid of pids) if (running(pid)) remember(pid);
+      for (const pid of pids) if (isAlive(pid)) remember(pid);
       expect(result.guard).toBe("subreaper");
       expect(result.before).toEqual([true, true, true]);
       // The three jobs plus the stubborn shell's sleep; the stubborn two needed SIGKILL.
       expect(result.ended).toEqual({ found: 4, killed: 2 });
-      expect(pids.filter(running)).toEqual([]);
-      expect(running(outsider.pid)).toBe(true);
+      expect(pids.filter(isAlive)).toEqual([]);
+      expect(isAlive(outsider.pid)).toBe(true);
     } finally {
       outsider.kill("SIGKILL");
       await outsider.exited;
@@ -88,11 +74,11 @@ describe.if(linux)("process tree (Linux)", () => {
   test("the group fallback ends the registered group; a setsid job outside it survives (the documented gap)", async () => {
     const result = await runHelper("groups");
     const [inGroup, setsidJob, stubborn] = result.pids as number[];
-    for (const pid of [setsidJob, stubborn, ...childrenOf(stubborn as number)]) if (pid !== undefined && running(pid)) remember(pid);
+    for (const pid of [setsidJob, stubborn, ...childrenOf(stubborn as number)]) if (pid !== undefined && isAlive(pid)) remember(pid);
     expect(result.guard).toBe("groups");
-    expect(running(inGroup as number)).toBe(false);
-    expect(running(setsidJob as number)).toBe(true);
-    expect(running(stubborn as number)).toBe(true);
+    expect(isAlive(inGroup as number)).toBe(false);
+    expect(isAlive(setsidJob as number)).toBe(true);
+    expect(isAlive(stubborn as number)).toBe(true);
   });
 });
 

@@ -4,22 +4,18 @@
  * read, the text arrives in order, the overflow is reported by one
  * "dropped" line, and later text follows it.
  */
-import { afterEach, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { MAX_QUEUED_STDERR_BYTES } from "../../src/common/stderr.ts";
-import { tempDir } from "../support/binary.ts";
 import { readUntil, stalledFifo } from "../support/fifo.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const HELPER = join(import.meta.dir, "fixtures", "stderr-helper.ts");
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 test.if(process.platform !== "win32")("a stalled stderr pipe neither blocks the event loop nor grows without bound; order is kept", async () => {
   const dir = tempDir();
-  made.push(dir);
   const { writeEnd, readEnd, close } = stalledFifo(dir, "stderr.fifo");
   const proc = Bun.spawn([process.execPath, HELPER], { stdin: "pipe", stdout: "pipe", stderr: writeEnd });
   const timer = setTimeout(() => proc.kill("SIGKILL"), 25_000);

@@ -6,9 +6,10 @@
  * are swept by a run that builds the tools, never by --version or --help.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
+import { runMeasured, type MeasuredRun } from "../support/rss.ts";
 import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
@@ -41,40 +42,9 @@ test("the result layout is the original's: `$ cmd`, blank line, output, blank li
   expect(tookless(sent.get("c3"))).toBe("$ echo out; echo err >&2; exit 3\n\nout\nerr\n\n[exit 3]  Took <d>");
 });
 
-/** Runs dist/zot with the given args, sampling its peak RSS (VmHWM) until it exits. */
-async function runMeasured(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string; peakKiB: number }> {
-  const proc = Bun.spawn([await zotBinary(), ...args], {
-    cwd: env.cwd,
-    env: cleanEnv(env.home),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let peakKiB = 0;
-  const sample = (): void => {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
-      if (match) peakKiB = Math.max(peakKiB, Number(match[1]));
-    } catch {
-      // Exited.
-    }
-  };
-  const sampler = setInterval(sample, 25);
-  const killer = setTimeout(() => proc.kill("SIGKILL"), 25_000);
-  let stdoutBytes = 0;
-  let stdoutHead = "";
-  const stdout = (async () => {
-    for await (const chunk of proc.stdout) {
-      stdoutBytes += chunk.length;
-      if (stdoutHead.length < 4096) stdoutHead += new TextDecoder().decode(chunk.subarray(0, 4096));
-    }
-  })();
-  const stderr = new Response(proc.stderr).text();
-  await stdout;
-  await proc.exited;
-  clearInterval(sampler);
-  clearTimeout(killer);
-  return { code: proc.exitCode, stdout: `${stdoutBytes}:${stdoutHead}`, stderr: await stderr, peakKiB };
+/** dist/zot with the given args, and its peak RSS (support/rss.ts). */
+async function runZotMeasured(args: readonly string[]): Promise<MeasuredRun> {
+  return runMeasured([await zotBinary(), ...args], { cwd: env.cwd, env: cleanEnv(env.home), timeoutMs: 25_000 });
 }
 
 test.if(process.platform === "linux")(
@@ -84,11 +54,11 @@ test.if(process.platform === "linux")(
       { type: "tool_calls", calls: [{ id: "flood", name: "bash", arguments: { command: "yes | head -c 1G" } }] },
       { type: "text", text: "done" },
     );
-    const run = await runMeasured(["-p", "flood", ...env.providerArgs()]);
+    const run = await runZotMeasured(["-p", "flood", ...env.providerArgs()]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.peakKiB).toBeGreaterThan(0);
-    expect(run.peakKiB).toBeLessThan(200 * 1024);
+    expect(run.maxRss).toBeGreaterThan(0);
+    expect(run.maxRss).toBeLessThan(200 * 1024 * 1024);
 
     const text = toolResultsSent(env.server.requests[1]).get("flood") ?? "";
     const spillDir = join(env.home, "tmp");
@@ -114,13 +84,12 @@ test.if(process.platform === "linux")("--json: live output of a flood is coalesc
     { type: "tool_calls", calls: [{ id: "flood", name: "bash", arguments: { command: "yes | head -c 256M" } }] },
     { type: "text", text: "done" },
   );
-  const run = await runMeasured(["--json", "flood", ...env.providerArgs()]);
+  const run = await runZotMeasured(["--json", "flood", ...env.providerArgs()]);
   expect(run.code).toBe(0);
-  const stdoutBytes = Number(run.stdout.slice(0, run.stdout.indexOf(":")));
   // 256 MiB of output arrives in far fewer bytes of tool_progress (≈1.25 MiB per second of runtime at most).
-  expect(stdoutBytes).toBeLessThan(32 * 1024 * 1024);
+  expect(run.stdout.length).toBeLessThan(32 * 1024 * 1024);
   expect(run.stdout).toContain('"type":"tool_progress"');
-  expect(run.peakKiB).toBeLessThan(200 * 1024);
+  expect(run.maxRss).toBeLessThan(200 * 1024 * 1024);
 }, 30_000);
 
 test("spill files older than three days are swept by a run, not by --version or --help", async () => {

@@ -2,11 +2,14 @@
  * --jail through dist/zot: the model's bash runs in the OS sandbox (cannot
  * read or write outside the jail, can write inside it); with no sandbox on
  * PATH bash is refused with a message saying why and how to get one; the
- * file tools refuse a hard-linked file whose other name is outside.
+ * file tools refuse a hard-linked file whose other name is outside; read
+ * opens the full-output file of a jailed command, also with $ZOT_HOME
+ * behind a symlink.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "../support/extensions.ts";
 import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
@@ -43,6 +46,24 @@ describe.if(process.platform === "linux")("bash under --jail", () => {
     expect(existsSync(join(outside, "x"))).toBe(false);
     expect(sent.get("write_in")).toMatch(/^\$ echo hi > inside\.txt && cat inside\.txt\n\nhi\n\n\[exit 0\]  Took /);
     expect(readFileSync(join(env.cwd, "inside.txt"), "utf8")).toBe("hi\n");
+  });
+
+  test.skipIf(Bun.which("bwrap") === null)("read opens a command's full-output file although $ZOT_HOME is reached through a symlink", async () => {
+    const home = join(env.base, "home-link");
+    symlinkSync(env.home, home);
+    // The command holds on until the test has scripted the read of its spill file (named only once it exists).
+    const command = "seq 1 20000; for i in $(seq 400); do [ -e go ] && break; sleep 0.05; done";
+    env.server.enqueue({ type: "tool_calls", calls: [{ id: "seq", name: "bash", arguments: { command } }] });
+    const running = env.run(["-p", "count", "--jail", ...env.providerArgs()], { home });
+    const spills = (): string[] => (existsSync(join(env.home, "tmp")) ? readdirSync(join(env.home, "tmp")) : []);
+    expect(await waitFor(() => spills().length === 1, 10_000)).toBe(true);
+    const spill = join(home, "tmp", spills()[0] as string);
+    env.server.enqueue({ type: "tool_calls", calls: [{ id: "read", name: "read", arguments: { path: spill, limit: 2 } }] }, { type: "text", text: "done" });
+    writeFileSync(join(env.cwd, "go"), "");
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(toolResultsSent(env.server.requests[1]).get("seq")).toContain(`(full output: ${spill})`);
+    expect(toolResultsSent(env.server.requests[2]).get("read")).toStartWith("1\n2\n");
   });
 
   test("without bwrap on PATH bash is refused, saying why and how to get one", async () => {

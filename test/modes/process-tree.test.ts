@@ -11,12 +11,13 @@
  * (matched by its command line, so a reused pid is never hit).
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { childrenOf, readIdentity } from "../../src/common/proc-fs.ts";
+import { childrenOf } from "../../src/common/proc-fs.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { FIXTURES, behaveExtension, waitFor } from "../support/extensions.ts";
-import { commandLine } from "../support/processes.ts";
+import { stalledFifo } from "../support/fifo.ts";
+import { commandLine, exitWithin, isAlive, processState } from "../support/processes.ts";
 import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
 
 const linux = process.platform === "linux";
@@ -44,12 +45,6 @@ function killQuietly(pid: number): void {
   }
 }
 
-/** Running = exists and is not a zombie (zombies wait for their parent; they run nothing). */
-function running(pid: number): boolean {
-  const identity = readIdentity(pid);
-  return identity !== undefined && identity.state !== "Z" && identity.state !== "X";
-}
-
 /** Records `pid` for the cleanup and returns it. */
 function remember(pid: number): number {
   expect(Number.isInteger(pid) && pid > 0).toBe(true);
@@ -71,8 +66,17 @@ async function runsSleep(pid: number): Promise<void> {
   expect(runs).toBe(true);
 }
 
+/** Waits for the pid files a test's bash command writes (`background.pid` and `running.pid`, both running `sleep`). */
+async function commandAndJobRunning(): Promise<{ background: number; foreground: number }> {
+  const background = await readPidFile(join(env.cwd, "background.pid"));
+  await runsSleep(background);
+  const foreground = await readPidFile(join(env.cwd, "running.pid"));
+  await runsSleep(foreground);
+  return { background, foreground };
+}
+
 async function allGone(pids: readonly number[]): Promise<boolean> {
-  return waitFor(() => pids.every((pid) => !running(pid)), 5_000);
+  return waitFor(() => pids.every((pid) => !isAlive(pid)), 5_000);
 }
 
 function extensionDir(name: string, modes: readonly string[]): string {
@@ -93,13 +97,6 @@ function spawnZot(args: readonly string[]): Bun.Subprocess<"ignore", "pipe", "pi
 /** zot with its stderr on the given descriptor. */
 function spawnZotWithStderr(args: readonly string[], stderrFd: number): Bun.Subprocess {
   return Bun.spawn([zotBinaryPath, ...args, ...env.providerArgs()], { ...zotSpawnOptions(), stderr: stderrFd });
-}
-
-async function exitWithin(proc: Bun.Subprocess, ms: number): Promise<number | null> {
-  const timer = setTimeout(() => proc.kill("SIGKILL"), ms);
-  await proc.exited;
-  clearTimeout(timer);
-  return proc.signalCode === "SIGKILL" ? null : proc.exitCode;
 }
 
 let zotBinaryPath = "";
@@ -123,7 +120,7 @@ describe.if(linux)("the bash tool's background jobs", () => {
     const result = await env.run(["-p", "start jobs", ...env.providerArgs()]);
     const results = toolResultsSent(env.server.requests[1]);
     const pids = ["plain", "nohup", "setsid"].map((id) => Number(/^(\d+)$/m.exec(results.get(id) ?? "")?.[1]));
-    for (const pid of pids) if (pid > 0 && running(pid)) remember(pid);
+    for (const pid of pids) if (pid > 0 && isAlive(pid)) remember(pid);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("started three\n");
     expect(pids.every((pid) => pid > 0)).toBe(true);
@@ -139,7 +136,7 @@ describe.if(linux)("the bash tool's background jobs", () => {
     try {
       expect(await waitFor(() => env.server.requests.length === 2, 10_000)).toBe(true);
       const sleepChildren = (): number => childrenOf(proc.pid).filter((pid) => commandLine(pid)?.startsWith("sleep\0")).length;
-      const zombieChildren = (): number => childrenOf(proc.pid).filter((pid) => readIdentity(pid)?.state === "Z").length;
+      const zombieChildren = (): number => childrenOf(proc.pid).filter((pid) => processState(pid) === "Z").length;
       // The shell has exited: its two jobs are zot's children now (zot is their subreaper)...
       expect(await waitFor(() => sleepChildren() === 2, 5_000)).toBe(true);
       // ...and once they exit they do not linger as zombies.
@@ -180,7 +177,7 @@ describe.if(linux)("an extension's setsid grandchild", () => {
     const grandchild = await readPidFile(grandchildFile);
     await runsSleep(grandchild);
     expect(await waitFor(() => env.server.requests.length === 1, 10_000)).toBe(true);
-    expect(running(grandchild)).toBe(true);
+    expect(isAlive(grandchild)).toBe(true);
     proc.kill(signal);
     expect(await exitWithin(proc, 15_000)).toBe(expectedCode);
     expect(await new Response(proc.stderr).text()).toBe("zot: interrupted\n");
@@ -193,10 +190,7 @@ describe.if(linux)("SIGHUP while a bash command runs", () => {
     const command = "sleep 1004 & echo $! > background.pid; echo $$ > running.pid; exec sleep 1005";
     env.server.enqueue({ type: "tool_calls", calls: [{ id: "run", name: "bash", arguments: { command } }] }, { type: "text", text: "never" });
     const proc = spawnZot([modeFlag, "run it"]);
-    const background = await readPidFile(join(env.cwd, "background.pid"));
-    await runsSleep(background);
-    const foreground = await readPidFile(join(env.cwd, "running.pid"));
-    await runsSleep(foreground);
+    const { background, foreground } = await commandAndJobRunning();
     proc.kill("SIGHUP");
     expect(await exitWithin(proc, 15_000)).toBe(129);
     expect(await new Response(proc.stderr).text()).toBe("zot: interrupted\n");
@@ -211,14 +205,12 @@ describe.if(linux)("a second signal during cleanup", () => {
     const command = "setsid sleep 1011 >/dev/null 2>&1 & echo $! > background.pid; echo $$ > running.pid; exec sleep 1012";
     env.server.enqueue({ type: "tool_calls", calls: [{ id: "run", name: "bash", arguments: { command } }] }, { type: "text", text: "never" });
     const proc = spawnZot(["-p", "run it", "--ext", extension]);
-    const background = await readPidFile(join(env.cwd, "background.pid"));
-    await runsSleep(background);
-    await runsSleep(await readPidFile(join(env.cwd, "running.pid")));
+    const { background } = await commandAndJobRunning();
     const extensionPid = remember((JSON.parse(readFileSync(extensionPidFile, "utf8")) as { pid: number }).pid);
     proc.kill("SIGTERM");
     // The extension ignores shutdown and SIGTERM, so cleanup is still waiting for it.
     await Bun.sleep(300);
-    expect(running(extensionPid)).toBe(true);
+    expect(isAlive(extensionPid)).toBe(true);
     proc.kill("SIGTERM");
     expect(await exitWithin(proc, 15_000)).toBe(143);
     expect(await allGone([background, extensionPid])).toBe(true);
@@ -243,10 +235,7 @@ describe.if(linux)("rpc mode", () => {
     try {
       proc.stdin.write(`${JSON.stringify({ type: "prompt", id: "p", message: "run it" })}\n`);
       proc.stdin.flush();
-      const background = await readPidFile(join(env.cwd, "background.pid"));
-      await runsSleep(background);
-      const foreground = await readPidFile(join(env.cwd, "running.pid"));
-      await runsSleep(foreground);
+      const { background, foreground } = await commandAndJobRunning();
       proc.kill("SIGHUP");
       expect(await exitWithin(proc, 15_000)).toBe(129);
       expect(await new Response(proc.stderr).text()).toContain("zot: interrupted");
@@ -267,7 +256,7 @@ describe.if(linux)("rpc mode", () => {
     proc.stdin.flush();
     expect(await waitFor(() => env.server.requests.length === 2, 10_000)).toBe(true);
     const job = Number(/^(\d+)$/m.exec(toolResultsSent(env.server.requests[1]).get("job") ?? "")?.[1]);
-    if (job > 0 && running(job)) remember(job);
+    if (job > 0 && isAlive(job)) remember(job);
     proc.stdin.end();
     expect(await exitWithin(proc, 15_000)).toBe(0);
     expect(job).toBeGreaterThan(0);
@@ -299,10 +288,7 @@ describe.if(linux)("a closed terminal", () => {
       zotPid = remember(Number(/^PID (\d+)/.exec(screen)?.[1]));
       harness.stdin.write("go\n");
       harness.stdin.flush();
-      const background = await readPidFile(join(env.cwd, "background.pid"));
-      await runsSleep(background);
-      const foreground = await readPidFile(join(env.cwd, "running.pid"));
-      await runsSleep(foreground);
+      const { background, foreground } = await commandAndJobRunning();
       harness.stdin.write("CLOSE\n");
       harness.stdin.flush();
       expect(await waitFor(() => /\n(EXIT|SIGNAL) \d+\n$/.test(screen), 15_000)).toBe(true);
@@ -312,7 +298,7 @@ describe.if(linux)("a closed terminal", () => {
       if (harness.exitCode === null) harness.kill("SIGKILL");
       await harness.exited;
       await reading;
-      if (zotPid !== undefined && running(zotPid)) killQuietly(zotPid);
+      if (zotPid !== undefined && isAlive(zotPid)) killQuietly(zotPid);
     }
   });
 });
@@ -321,14 +307,12 @@ describe.if(linux)("a stderr pipe nobody reads", () => {
   test(
     "an extension flooding notes into it does not stop SIGTERM from ending zot",
     async () => {
-      const fifo = join(env.base, "stderr.fifo");
-      expect(Bun.spawnSync(["mkfifo", fifo]).success).toBe(true);
-      // Opened read-write so the open does not wait for a reader; nothing ever reads it.
-      const stderrFd = openSync(fifo, "r+");
+      // Nothing ever reads it.
+      const stderr = stalledFifo(env.base, "stderr.fifo");
       const countFile = join(env.base, "notes.count");
       const dir = extensionDir("noisy", [`spam-notify=${countFile}`]);
       env.server.enqueue({ type: "stall", text: "thinking" });
-      const proc = spawnZotWithStderr(["-p", "hi", "--ext", dir], stderrFd);
+      const proc = spawnZotWithStderr(["-p", "hi", "--ext", dir], stderr.writeEnd);
       try {
         const notesSent = (): number => (existsSync(countFile) ? Number(readFileSync(countFile, "utf8")) : 0);
         // 300 notes of 1 KB are far more than a pipe holds: zot's stderr is stalled by now.
@@ -339,7 +323,7 @@ describe.if(linux)("a stderr pipe nobody reads", () => {
       } finally {
         if (proc.exitCode === null) proc.kill("SIGKILL");
         await proc.exited;
-        closeSync(stderrFd);
+        stderr.close();
       }
     },
     40_000,

@@ -4,8 +4,8 @@
  * unread FIFO, `zot rpc` into an unread socket: SIGTERM → 143 with the
  * normal cleanup: extensions shut down, no descendant left; -p waiting to
  * print its answer: SIGINT → 130; `zot ext logs -f`: SIGINT ends it);
- * while it is stalled zot stops reading the model stream (backpressure,
- * bounded memory); a slow reader gets every event in order; the shared
+ * while it is stalled zot stops reading the model stream and a running bash
+ * command's output (backpressure, bounded memory); a slow reader gets every event in order; the shared
  * stdout description is never left non-blocking; print mode into
  * `head -c 10` (EPIPE) ends cleanly. Every process a test starts is killed
  * in afterEach (matched by its command line, so a reused pid is never hit).
@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
 import { BEHAVE, FIXTURES, waitFor } from "../support/extensions.ts";
 import { stalledFifo, statusFlags, unreadBytes, type StalledFifo } from "../support/fifo.ts";
-import { commandLine, isAlive } from "../support/processes.ts";
+import { commandLine, exitWithin, isAlive } from "../support/processes.ts";
 import { createModeEnv, parseJsonLines, type ModeEnv } from "./helpers.ts";
 
 afterAll(removeTempDirs);
@@ -144,13 +144,6 @@ async function modelStreamPaused(): Promise<boolean> {
   }, 20_000);
 }
 
-async function exitWithin(proc: Bun.Subprocess, ms: number): Promise<number | null> {
-  const timer = setTimeout(() => proc.kill("SIGKILL"), ms);
-  await proc.exited;
-  clearTimeout(timer);
-  return proc.signalCode === "SIGKILL" ? null : proc.exitCode;
-}
-
 describe.if(linux)("a stdout nobody reads", () => {
   test(
     "--json into an unread FIFO: SIGTERM still exits 143 promptly, after shutting the extensions down; nothing is left running",
@@ -235,6 +228,36 @@ describe.if(linux)("a stdout nobody reads", () => {
     expect(await exitWithin(proc, 10_000)).toBe(0);
     expect(await new Response(proc.stderr).text()).toBe("");
   });
+
+  test(
+    "while --json stdout is stalled a running bash command is paused too: zot stops reading its output",
+    async () => {
+      const out = fifo();
+      const countFile = join(env.cwd, "count");
+      // Each round records how far the command got, then prints 9 KB.
+      const command = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); echo $i > count; seq 1 2000; done";
+      env.server.enqueue({ type: "tool_calls", calls: [{ id: "flood", name: "bash", arguments: { command } }] }, { type: "text", text: "never" });
+      const proc = spawnZot(["--json", "flood"], out.writeEnd);
+      const rounds = (): number => (existsSync(countFile) ? Number(readFileSync(countFile, "utf8").trim()) || 0 : 0);
+      let last = -1;
+      let stableSince = Date.now();
+      // Without backpressure zot reads on (its live output is coalesced, so its queue only grows slowly) and the count never settles.
+      const paused = await waitFor(() => {
+        const now = rounds();
+        if (now !== last) {
+          last = now;
+          stableSince = Date.now();
+          return false;
+        }
+        return now > 0 && Date.now() - stableSince >= 750;
+      }, 30_000);
+      expect(paused).toBe(true);
+      expect(rounds()).toBeLessThan(100_000);
+      proc.kill("SIGTERM");
+      expect(await exitWithin(proc, 10_000)).toBe(143);
+    },
+    60_000,
+  );
 
   test(
     "while stdout is stalled the model stream is paused: zot holds a few MiB, not the whole response",

@@ -4,7 +4,8 @@
  * process until it exits, and `kill(pid, 0)` still succeeds on them. A
  * process counts as alive only while it exists and is not a zombie.
  * `commandLine` lets a cleanup check that a pid still names the process it
- * recorded before signalling it.
+ * recorded before signalling it; `exitWithin` bounds how long a test waits
+ * for a process to exit.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 
@@ -39,6 +40,14 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Waits for `proc` to exit, SIGKILLing it after `ms`: its exit code, or null when it had to be killed. */
+export async function exitWithin(proc: Bun.Subprocess, ms: number): Promise<number | null> {
+  const timer = setTimeout(() => proc.kill("SIGKILL"), ms);
+  await proc.exited;
+  clearTimeout(timer);
+  return proc.signalCode === "SIGKILL" ? null : proc.exitCode;
 }
 
 export interface LiveProcess {

@@ -6,8 +6,9 @@
  * and the read tool's access to its own spill files are here too.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { TailCapture } from "../../src/tools/bash-output.ts";
 import { builtinTools, createBashTool } from "../../src/tools/index.ts";
 import { hiddenEtcEntries } from "../../src/tools/sandbox-linux.ts";
 import { seatbeltProfile } from "../../src/tools/sandbox-macos.ts";
@@ -272,6 +273,18 @@ describe("file tools under --jail", () => {
     const other = await fileTool("read").execute({ path: join(spill, "zot-bash-0000000000aa.log") }, ctx);
     expect(other.status).toBe("blocked");
     expect((await fileTool("write").execute({ path, content: "x" }, ctx)).status).toBe("blocked");
+  });
+  test("read may open its own spill file when the spill directory is reached through a symlink ($ZOT_HOME behind a link)", async () => {
+    const { base, root } = jail();
+    mkdirSync(join(base, "real-home"));
+    symlinkSync(join(base, "real-home"), join(base, "home-link"));
+    const capture = new TailCapture({ spillDir: join(base, "home-link", "tmp"), maxBytes: 10 });
+    await capture.append(new TextEncoder().encode("0123456789\nabcdef\n"));
+    const path = (await capture.finish()).fullOutputPath;
+    expect(path).toStartWith(join(base, "home-link", "tmp", "zot-bash-"));
+    const page = await fileTool("read").execute({ path }, makeContext(root, { jailRoot: root }));
+    expect(page.status).toBeUndefined();
+    expect(textOf(page)).toBe("0123456789\nabcdef\n");
   });
 });
 
