@@ -39,8 +39,8 @@ let graceEndsAt: number | undefined;
 let interruption: AbortController | undefined;
 
 function interruptionSignal(): AbortSignal {
+  // Callers check `interrupted` first, so a controller made now is not yet aborted.
   interruption ??= new AbortController();
-  if (interrupted) interruption.abort();
   return interruption.signal;
 }
 

@@ -11,7 +11,7 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
-import { trackSpawned } from "../common/process-tree.ts";
+import { signalGroup, trackSpawned } from "../common/process-tree.ts";
 import type { LoadFailure } from "./errors.ts";
 
 export type ExtensionSubprocess = Subprocess<"pipe", "pipe", "pipe">;
@@ -73,15 +73,6 @@ export function spawnExtension(
     return { ok: true, proc };
   } catch (err) {
     return { ok: false, failure: { kind: "spawn_failed", detail: `could not start: ${err instanceof Error ? err.message : String(err)}` } };
-  }
-}
-
-/** Signals a whole process group; a group that is already gone is fine. */
-export function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // no such group any more
   }
 }
 
