@@ -22,7 +22,8 @@ export function writeStdout(text: string): Promise<void> {
 }
 
 /**
- * The instant answers (--version, --help): the only output of their run,
+ * The instant answers (--help, and --version after other flags; a leading
+ * --version is answered by main.ts before this module loads): the only output of their run,
  * written before zot handles any signal, so a write that waits for the
  * reader is harmless (SIGINT / SIGTERM / SIGHUP keep their default action
  * and end zot even then). Bun's own write is the cheapest there is: setting

@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { systemErrorCode } from "./errors.ts";
-import { MAX_JSON_DEPTH, parseJson } from "./json.ts";
+import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "./json.ts";
 import { describeProblem, firstProblem } from "./validation.ts";
 
 const FIELD_SCHEMAS = {
@@ -71,7 +71,7 @@ export function loadConfig(path: string): LoadedConfig {
   const parsed = parseJson(text, MAX_JSON_DEPTH);
   if (!parsed.ok) {
     const problem = parsed.problem;
-    const detail = problem.kind === "too_deep" ? `JSON nested deeper than ${problem.limit} levels` : `not valid JSON (${problem.message})`;
+    const detail = problem.kind === "too_deep" ? describeJsonProblem(problem) : `not valid JSON (${problem.message})`;
     return { config: {}, warnings: [`${path}: ${detail}; ignored`] };
   }
   return validateConfig(path, parsed.value);

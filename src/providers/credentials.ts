@@ -15,7 +15,7 @@ import { writeFileAtomic } from "../common/atomic.ts";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenPath } from "../common/private.ts";
-import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
+import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { ProviderError, type ProviderName } from "./types.ts";
 
@@ -62,7 +62,7 @@ export async function readAuthFile(path: string): Promise<AuthFile> {
   const document = parseJson(text, MAX_JSON_DEPTH);
   if (!document.ok) {
     const problem = document.problem;
-    const detail = problem.kind === "too_deep" ? `JSON nested deeper than ${problem.limit} levels` : "not valid JSON";
+    const detail = problem.kind === "too_deep" ? describeJsonProblem(problem) : "not valid JSON";
     throw new ProviderError("config", `invalid ${path}: ${detail}`, undefined, { file: path });
   }
   const parsed = v.safeParse(AuthFileSchema, document.value);

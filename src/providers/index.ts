@@ -23,17 +23,6 @@ export {
   type Catalog,
 } from "./catalog.ts";
 export { resolveApiKey, saveApiKey, readAuthFile, API_KEY_ENV, type Credential, type CredentialLookup } from "./credentials.ts";
-export {
-  resolveStallTimeoutMs,
-  resolveKeepaliveTimeoutMs,
-  resolveMaxResponseBytes,
-  resolveMaxOutputChars,
-  DEFAULT_STALL_TIMEOUT_MS,
-  DEFAULT_KEEPALIVE_TIMEOUT_MS,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_OUTPUT_CHARS,
-} from "./http.ts";
-export { DEFAULT_RETRY_POLICY, MAX_RETRIES_ENV, type RetryPolicy } from "./retry.ts";
 
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama"];
 
@@ -117,14 +106,8 @@ export function preconnect(baseUrl: string, env: Readonly<Record<string, string 
 
 export function createClient(options: CreateClientOptions): ProviderClient {
   const baseUrl = options.baseUrl || DEFAULT_BASE_URLS[options.provider];
-  const common = {
-    apiKey: options.apiKey,
-    baseUrl,
-    stallTimeoutMs: options.stallTimeoutMs,
-    keepaliveTimeoutMs: options.keepaliveTimeoutMs,
-    maxResponseBytes: options.maxResponseBytes,
-    retry: options.retry,
-  };
+  // Every ClientOptions field (key, limits, retry policy) passes through as given.
+  const common: ClientOptions = { ...options, baseUrl };
   const stream = async (request: StreamRequest, onEvent: (event: StreamEvent) => void): Promise<StreamResult> => {
     if (options.provider === "anthropic") {
       const { createAnthropicClient } = await import("./anthropic.ts");

@@ -16,7 +16,7 @@ import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from 
 import { stdoutRoom } from "../common/stdout.ts";
 import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { parseSse, type SseEvent } from "./sse.ts";
+import { charsText, parseSse, type SseEvent } from "./sse.ts";
 import {
   ProviderError,
   emptyUsage,
@@ -219,11 +219,6 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
   readonly onEvent: (event: StreamEvent) => void;
 }
 
-/** "16 Mi" for exact multiples of 1 Mi, else the plain count. */
-function formatChars(count: number): string {
-  return count % (1024 * 1024) === 0 ? `${count / (1024 * 1024)} Mi` : String(count);
-}
-
 /**
  * POST, then SSE events into the decoder until its terminal event. Every
  * event restarts the idle timeout, every decoder emission the keepalive
@@ -245,7 +240,7 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
     if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "tool_use_args") {
       outputChars += event.delta.length;
       if (outputChars > maxOutputChars) {
-        throw new ProviderError("too_large", `${label}: model output longer than ${formatChars(maxOutputChars)} characters in one response (the per-response limit)`);
+        throw new ProviderError("too_large", `${label}: model output longer than ${charsText(maxOutputChars)} in one response (the per-response limit)`);
       }
     }
     options.onEvent(event);

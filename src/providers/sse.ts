@@ -34,7 +34,7 @@ export interface SseOptions {
 const LINES_PER_PIECE = 1024;
 
 /** "16 Mi characters", "1000 characters". */
-function charsText(count: number): string {
+export function charsText(count: number): string {
   const mi = 1024 * 1024;
   return count % mi === 0 ? `${count / mi} Mi characters` : `${count} characters`;
 }

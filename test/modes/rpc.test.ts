@@ -2,7 +2,8 @@
  * RPC mode (`zot rpc`) through dist/zot with a piped stdin: the command
  * matrix (responses, ids, malformed and unknown lines, over-long lines),
  * ZOTCORE_RPC_TOKEN auth, prompts streaming JSON-mode events that end in
- * `done`, serialised prompts, abort, compact, exit on stdin close after
+ * `done`, serialised prompts, abort, compact (and its summary call's
+ * retry event), exit on stdin close after
  * in-flight work, SIGTERM, and extension notes arriving as events.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
@@ -285,6 +286,37 @@ test("compact: started, compact_done with the summary, done; an empty transcript
   const messages = ((await rpc.waitFor(response("get_messages"))).data as { messages: Json[] }).messages;
   expect(messages).toHaveLength(5);
   expect(JSON.stringify(messages[0]?.content)).toContain("SUMMARY OF WORK");
+});
+
+test("compact: a retried summary call shows its retry event before compact_done", async () => {
+  env.server.enqueue(
+    { type: "text", text: "a1" },
+    { type: "text", text: "a2" },
+    { type: "text", text: "a3" },
+    { type: "http_error", status: 503, message: "busy", headers: { "retry-after-ms": "10" } },
+    { type: "text", text: "SUMMARY AFTER RETRY" },
+  );
+  const rpc = await startRpc();
+  for (const word of ["one", "two", "three"]) rpc.send({ type: "prompt", message: word });
+  rpc.send({ type: "compact", id: "c" });
+  await rpc.waitFor(ofType("compact_done"));
+  rpc.closeStdin();
+  expect(await rpc.exited()).toBe(0);
+  const started = rpc.lines.findIndex(response("compact", "c"));
+  expect(rpc.lines.slice(started + 1)).toEqual([
+    {
+      type: "retry",
+      provider: "anthropic",
+      attempt: 1,
+      max_retries: 5,
+      delay_ms: 10,
+      status: 503,
+      error: "anthropic: 503 api_error: busy",
+      message: "anthropic: retrying in 10 ms (retry 1 of 5): 503 service unavailable",
+    },
+    { type: "compact_done", summary: "SUMMARY AFTER RETRY" },
+    { type: "done" },
+  ]);
 });
 
 test("stdin closing mid-prompt: the prompt finishes, then zot exits 0", async () => {

@@ -82,6 +82,13 @@ describe("retries before the stream starts", () => {
     expect(env.server.requests).toHaveLength(1);
   });
 
+  test("x-should-retry: false is honoured: the stand-in's empty queue fails the run at once", async () => {
+    const result = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("zot: anthropic: 500 api_error: model-server: no scripted reply queued\n");
+    expect(env.server.requests).toHaveLength(1);
+  });
+
   test("--json: a retry event between turn_start and assistant_start; stdout carries nothing else new", async () => {
     env.server.enqueue({ type: "http_error", status: 529, message: "overloaded", headers: { "retry-after-ms": "25" } }, { type: "text", text: "ok" });
     const result = await env.run(["--json", "hi", ...env.providerArgs()]);

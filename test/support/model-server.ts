@@ -10,7 +10,9 @@
  * and stream faults: stall, drop, malformed data, missing terminal event,
  * in-stream error, keepalives only, an oversized event, an endless
  * response). Any streamed reply may open with a stretch of keepalives
- * (`keepalive`). An empty queue answers 500 in the provider's error format.
+ * (`keepalive`). An empty queue answers 500 in the provider's error format,
+ * with `x-should-retry: false` so that zot does not spend its retry budget
+ * (about 30 s) on it.
  * Every request is recorded (path, headers, parsed JSON body) in `requests`.
  * (resetting-proxy.ts fronts a server and resets the first N requests.)
  */
@@ -490,7 +492,10 @@ export function startModelServer(): ModelServer {
       requests.push({ dialect: dialect ?? "unknown", method: request.method, path, headers, body, at: performance.now() });
       if (!dialect || request.method !== "POST") return new Response("not found", { status: 404 });
       const reply = queue.shift();
-      if (!reply) return new Response(errorBody(dialect, 500, "model-server: no scripted reply queued"), { status: 500 });
+      if (!reply) {
+        // Not retried (zot honours x-should-retry): an unscripted request fails the run at once, naming the cause.
+        return new Response(errorBody(dialect, 500, "model-server: no scripted reply queued"), { status: 500, headers: { "x-should-retry": "false" } });
+      }
       const model = body !== null && typeof body === "object" && "model" in body ? String(body.model) : "stand-in";
       return answer(dialect, reply, model, request.signal, stats);
     },

@@ -1,7 +1,8 @@
 /**
  * The RPC server's stdout: responses, agent events (JSON-mode schema via
- * toJsonEventLine) and RPC-only events, written in call order through one
- * chain so a response never overtakes an event written before it. flush()
+ * toJsonEventLine) and RPC-only events, written in call order through
+ * zot's one ordered stdout (common/stdout.ts: never blocking, never
+ * dropping) so a response never overtakes an event written before it. flush()
  * resolves once everything written so far is out (a closed stdout is
  * ignored: the server keeps going until stdin closes). On a terminal, C1 and
  * DEL characters are written as \u escapes (common/terminal-text.ts).
