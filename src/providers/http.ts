@@ -11,7 +11,8 @@
  *    ZOT_STREAM_KEEPALIVE_TIMEOUT_MS; the caller reports output with
  *    `sawOutput`), then "stalled" too;
  *  - more than 256 MiB (ZOT_STREAM_MAX_BYTES) in one response raises
- *    ProviderError "too_large";
+ *    ProviderError "too_large", after the reader has been handed every
+ *    byte up to the cap (what streamed before it is never lost);
  *  - a connection dropped mid-stream raises ProviderError "network" naming the URL;
  *  - the caller's abort surfaces as an AbortError (callers check the signal);
  *  - while the caller stops reading for its own reasons (`paused`: zot's
@@ -338,8 +339,18 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
 function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, target: { label: string; url: string }): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let total = 0;
+  let overCap = false;
+  const tooLarge = () =>
+    new ProviderError("too_large", `${target.label}: response larger than ${formatBytes(control.limits.maxBytes)} (the per-response limit)`, undefined, {
+      url: displayUrl(target.url),
+    });
   return new ReadableStream<Uint8Array>({
     async pull(out) {
+      if (overCap) {
+        // Raised one pull after the last allowed bytes, so the consumer has parsed everything up to the cap.
+        out.error(tooLarge());
+        return;
+      }
       try {
         const { done, value } = await reader.read();
         if (done) {
@@ -347,16 +358,15 @@ function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, ta
           out.close();
           return;
         }
+        const allowed = control.limits.maxBytes - total;
         total += value.byteLength;
         control.bytesSinceEvent += value.byteLength;
         if (total > control.limits.maxBytes) {
+          overCap = true;
           control.finish();
           await reader.cancel().catch(() => undefined);
-          out.error(
-            new ProviderError("too_large", `${target.label}: response larger than ${formatBytes(control.limits.maxBytes)} (the per-response limit)`, undefined, {
-              url: displayUrl(target.url),
-            }),
-          );
+          if (allowed > 0) out.enqueue(value.subarray(0, allowed));
+          else out.error(tooLarge());
           return;
         }
         out.enqueue(value);
