@@ -1,0 +1,110 @@
+/**
+ * A real terminal emulator (@xterm/headless) as the screen model for UI
+ * tests: feed it the exact bytes zot writes, then read what a user would
+ * see. write() resolves once the bytes are parsed. screen() is the visible
+ * rows, scrollback() the rows that scrolled off the top (oldest first),
+ * all() both; rows are plain text with trailing spaces trimmed. cursor() is
+ * the cursor's row/column on the screen. resize() reflows like a terminal
+ * window does. Counters: how many screen clears (`CSI 2J`), scrollback
+ * clears (`CSI 3J`) and synchronized-output frames (`CSI ? 2026 h`) the
+ * stream held, and its bytes. Nothing here spawns: pair it with a PTY
+ * (Bun.Terminal) or a Renderer's write callback.
+ */
+import xterm from "@xterm/headless";
+
+export interface ScreenCounts {
+  readonly bytes: number;
+  readonly screenClears: number;
+  readonly scrollbackClears: number;
+  readonly syncFrames: number;
+}
+
+export class XtermScreen {
+  readonly #terminal: xterm.Terminal;
+  #bytes = 0;
+  #screenClears = 0;
+  #scrollbackClears = 0;
+  #syncFrames = 0;
+  #tail = ""; // the end of the last chunk, so a sequence split across chunks is still counted
+
+  constructor(columns: number, rows: number, scrollback = 10_000) {
+    this.#terminal = new xterm.Terminal({ cols: columns, rows, scrollback, allowProposedApi: true });
+  }
+
+  get columns(): number {
+    return this.#terminal.cols;
+  }
+
+  get rows(): number {
+    return this.#terminal.rows;
+  }
+
+  write(data: string | Uint8Array): Promise<void> {
+    const text = typeof data === "string" ? data : new TextDecoder().decode(data);
+    this.#bytes += typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+    const scan = this.#tail + text;
+    this.#screenClears += count(scan, "\x1b[2J") - count(this.#tail, "\x1b[2J");
+    this.#scrollbackClears += count(scan, "\x1b[3J") - count(this.#tail, "\x1b[3J");
+    this.#syncFrames += count(scan, "\x1b[?2026h") - count(this.#tail, "\x1b[?2026h");
+    this.#tail = scan.slice(-8);
+    return new Promise((resolve) => this.#terminal.write(data, resolve));
+  }
+
+  resize(columns: number, rows: number): void {
+    this.#terminal.resize(columns, rows);
+  }
+
+  /** The visible rows, top to bottom. */
+  screen(): string[] {
+    const buffer = this.#terminal.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < this.#terminal.rows; y++) rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+    return rows;
+  }
+
+  /** Rows above the screen (scrolled off), oldest first. */
+  scrollback(): string[] {
+    const buffer = this.#terminal.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < buffer.baseY; y++) rows.push(buffer.getLine(y)?.translateToString(true) ?? "");
+    return rows;
+  }
+
+  /** Scrollback then screen: everything the user can scroll through. */
+  all(): string[] {
+    return [...this.scrollback(), ...this.screen()];
+  }
+
+  /** Logical lines: rows the terminal wrapped joined back together. */
+  logicalLines(): string[] {
+    const buffer = this.#terminal.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < buffer.length; y++) {
+      const line = buffer.getLine(y);
+      if (line === undefined) continue;
+      const text = line.translateToString(true);
+      if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    return lines;
+  }
+
+  cursor(): { row: number; col: number } {
+    const buffer = this.#terminal.buffer.active;
+    return { row: buffer.cursorY, col: buffer.cursorX };
+  }
+
+  counts(): ScreenCounts {
+    return { bytes: this.#bytes, screenClears: this.#screenClears, scrollbackClears: this.#scrollbackClears, syncFrames: this.#syncFrames };
+  }
+
+  dispose(): void {
+    this.#terminal.dispose();
+  }
+}
+
+function count(text: string, needle: string): number {
+  let found = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) found += 1;
+  return found;
+}
