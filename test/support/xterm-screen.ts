@@ -9,6 +9,11 @@
  * clears (`CSI 3J`) and synchronized-output frames (`CSI ? 2026 h`) the
  * stream held, and its bytes. Nothing here spawns: pair it with a PTY
  * (Bun.Terminal) or a Renderer's write callback.
+ *
+ * By default character widths are xterm.js's own (Unicode 6: most emoji one
+ * column, ZWJ sequences not joined). Option `widths: "bun"` makes the
+ * emulator measure like zot does (Bun.stringWidth per grapheme cluster, as
+ * modern terminals draw them), so a test can hold zot's layout to the cell.
  */
 import xterm from "@xterm/headless";
 
@@ -27,8 +32,12 @@ export class XtermScreen {
   #syncFrames = 0;
   #tail = ""; // the end of the last chunk, so a sequence split across chunks is still counted
 
-  constructor(columns: number, rows: number, scrollback = 10_000) {
+  constructor(columns: number, rows: number, scrollback = 10_000, options: { widths?: "xterm" | "bun" } = {}) {
     this.#terminal = new xterm.Terminal({ cols: columns, rows, scrollback, allowProposedApi: true });
+    if (options.widths === "bun") {
+      this.#terminal.unicode.register(bunWidths());
+      this.#terminal.unicode.activeVersion = BUN_WIDTHS;
+    }
   }
 
   get columns(): number {
@@ -101,6 +110,41 @@ export class XtermScreen {
   dispose(): void {
     this.#terminal.dispose();
   }
+}
+
+const BUN_WIDTHS = "bun-string-width";
+
+/**
+ * Widths as Bun.stringWidth measures them: a code point that continues the
+ * grapheme cluster before it (Intl.Segmenter) joins that cell, and the cell
+ * is as wide as Bun.stringWidth of the whole cluster. xterm.js calls
+ * charProperties for each printed code point in order, so the cluster so far
+ * is kept here.
+ */
+function bunWidths(): xterm.IUnicodeVersionProvider {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  let cluster = "";
+  const width = (text: string): number => Math.min(2, Bun.stringWidth(text));
+  // (kind << 3) | (width << 1) | shouldJoin; kind 1 keeps the state non-zero after any character.
+  const value = (w: number, join: boolean): number => (1 << 3) | ((w & 3) << 1) | (join ? 1 : 0);
+  return {
+    version: BUN_WIDTHS,
+    wcwidth: (codepoint) => width(String.fromCodePoint(codepoint)) as 0 | 1 | 2,
+    charProperties(codepoint, preceding) {
+      const char = String.fromCodePoint(codepoint);
+      if (preceding !== 0 && cluster !== "") {
+        const joined = cluster + char;
+        const parts = segmenter.segment(joined)[Symbol.iterator]();
+        parts.next();
+        if (parts.next().done === true) {
+          cluster = joined;
+          return value(width(joined), true);
+        }
+      }
+      cluster = char;
+      return value(width(char), false);
+    },
+  };
 }
 
 function count(text: string, needle: string): number {

@@ -1,0 +1,311 @@
+/**
+ * Renderer: the differential renderer on the terminal's main screen.
+ *
+ * Two kinds of output. Committed lines (commit()) are written once, in
+ * order, at the top of the live region, which pushes the live region down:
+ * they become the terminal's own scrollback and are never touched again.
+ * The live region (LiveSource.renderLive) is the bottom part that still
+ * changes; each frame diffs it row by row against what is on screen and
+ * rewrites only the rows that differ (after k commits, the old row k+i sits
+ * where the new row i goes, so a streaming tail that commits its top line
+ * costs almost nothing). Rows left over from a taller frame are erased with
+ * `CSI J`. The cursor never moves above the live region's first row, except
+ * after a resize, when it moves up by the rows the terminal's reflow made of
+ * the old region (frame.ts rowsAboveCursorAfterReflow) and erases from there.
+ *
+ * One write per frame, inside `CSI ? 2026 h … l`, cursor hidden while
+ * drawing and then parked at LiveView.cursor (left hidden when there is
+ * none). requestFrame() coalesces: at most maxFramesPerSecond frames, none
+ * when the frame equals the last one. Every line passes through prepareLine
+ * (sanitised, fitted to the width); the live region is clipped to rows - 1
+ * (its bottom part, keeping the cursor row). `CSI 2J`/`CSI 3J` are written by
+ * clearScreen() only. Per-frame work is proportional to the live region and
+ * the lines committed since the last frame, never to the history.
+ */
+import {
+  cursorColumn,
+  cursorDown,
+  cursorUp,
+  ERASE_BELOW,
+  ERASE_LINE,
+  HIDE_CURSOR,
+  prepareLine,
+  rowsAboveCursorAfterReflow,
+  SHOW_CURSOR,
+  SYNC_OFF,
+  SYNC_ON,
+} from "./frame.ts";
+import type { CursorPosition, LiveSource, LiveView } from "./types.ts";
+
+export interface TerminalSize {
+  readonly columns: number;
+  readonly rows: number;
+}
+
+export interface TerminalOutput {
+  readonly size: TerminalSize;
+  write(data: string): void;
+}
+
+export interface RendererStats {
+  /** Writes made (one per frame). */
+  readonly frames: number;
+  /** UTF-8 bytes written. */
+  readonly bytes: number;
+  /** clearScreen() calls (the only `CSI 2J` written). */
+  readonly screenClears: number;
+}
+
+export interface RendererOptions {
+  /** At most this many frames per second from requestFrame() (default 60). */
+  readonly maxFramesPerSecond?: number;
+}
+
+type FrameMode = "diff" | "resize" | "clear-screen" | "clear-scrollback";
+
+export class Renderer {
+  readonly #output: TerminalOutput;
+  readonly #source: LiveSource;
+  readonly #minInterval: number;
+  readonly #stats = { frames: 0, bytes: 0, screenClears: 0 };
+
+  /** Lines to commit at the next frame. */
+  #pending: string[] = [];
+  /** The live rows on screen, as written (prepared), from the live region's first row. */
+  #shown: readonly string[] = [];
+  #shownCursor: CursorPosition | undefined;
+  /** The last view's raw lines and their prepared forms (before clipping): a cache for unchanged lines. */
+  #rawLines: readonly string[] = [];
+  #preparedLines: readonly string[] = [];
+  /** Width the live region was drawn at; 0 before the first frame. */
+  #drawnWidth = 0;
+  /** The terminal cursor, relative to the live region's first row. */
+  #cursorRow = 0;
+  /** Its column; -1 when unknown (where the shell left it, or after writing a row). */
+  #cursorCol = -1;
+  /** Rows from the live region's first row that exist on screen (the cursor has been there), so `CSI B` can reach them. */
+  #extent = 1;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #lastFrameAt = Number.NEGATIVE_INFINITY;
+  #stopped = false;
+
+  constructor(output: TerminalOutput, source: LiveSource, options: RendererOptions = {}) {
+    this.#output = output;
+    this.#source = source;
+    const fps = options.maxFramesPerSecond ?? 60;
+    this.#minInterval = fps > 0 ? 1000 / fps : 0;
+  }
+
+  get stats(): RendererStats {
+    return { ...this.#stats };
+  }
+
+  /** Finished lines, written once into scrollback above the live region, in order. A line holding "\n" is several lines. */
+  commit(lines: readonly string[]): void {
+    if (this.#stopped) return;
+    for (const line of lines) {
+      if (line.includes("\n")) for (const part of line.split("\n")) this.#pending.push(part);
+      else this.#pending.push(line);
+    }
+    this.requestFrame();
+  }
+
+  /** The live region may have changed: a frame is drawn soon (coalesced, at most maxFramesPerSecond). */
+  requestFrame(): void {
+    if (this.#stopped || this.#timer !== undefined) return;
+    const wait = Math.max(0, this.#lastFrameAt + this.#minInterval - performance.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, wait);
+    this.#timer.unref?.();
+  }
+
+  /** Draws the pending frame now. */
+  flush(): void {
+    this.#cancelTimer();
+    if (this.#stopped) return;
+    this.#frame("diff");
+  }
+
+  /** The terminal's size changed: erase the old live region (as the terminal reflowed it) and draw it again at the new size. */
+  resize(): void {
+    this.#cancelTimer();
+    if (this.#stopped) return;
+    const width = this.#width();
+    this.#frame(this.#drawnWidth === 0 || width === this.#drawnWidth ? "diff" : "resize");
+  }
+
+  /** Ctrl+L (scrollback: false) and /clear (scrollback: true): the only `CSI 2J` / `CSI 3J` the renderer writes. */
+  clearScreen(options: { scrollback: boolean }): void {
+    this.#cancelTimer();
+    if (this.#stopped) return;
+    this.#frame("diff"); // lines committed before the clear go out first, in call order
+    this.#frame(options.scrollback ? "clear-scrollback" : "clear-screen");
+    this.#stats.screenClears += 1;
+  }
+
+  /** The last frame, then the live region erased (unless keepLive) and the cursor shown below what stays. Nothing is written after. */
+  stop(options: { keepLive?: boolean } = {}): void {
+    if (this.#stopped) return;
+    this.flush();
+    this.#cancelTimer();
+    this.#stopped = true;
+    let out = SYNC_ON;
+    if (options.keepLive === true && this.#shown.length > 0) {
+      out += this.#moveTo(this.#shown.length - 1) + "\r\n";
+    } else {
+      out += `\r${cursorUp(this.#cursorRow)}${ERASE_BELOW}`;
+    }
+    out += SHOW_CURSOR + SYNC_OFF;
+    this.#write(out);
+  }
+
+  #cancelTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #width(): number {
+    const columns = Math.floor(this.#output.size.columns);
+    return Number.isFinite(columns) && columns > 0 ? columns : 80;
+  }
+
+  #height(): number {
+    const rows = Math.floor(this.#output.size.rows);
+    return Number.isFinite(rows) && rows > 0 ? rows : 24;
+  }
+
+  #write(out: string): void {
+    this.#stats.frames += 1;
+    this.#stats.bytes += Buffer.byteLength(out);
+    this.#output.write(out);
+  }
+
+  /** The view's lines prepared for the width (unchanged lines reuse the last frame's work), clipped to maxHeight. */
+  #layout(view: LiveView, width: number, maxHeight: number): { lines: readonly string[]; cursor: CursorPosition | undefined } {
+    const raw = view.lines;
+    let prepared: readonly string[];
+    if (raw === this.#rawLines && width === this.#drawnWidth) prepared = this.#preparedLines;
+    else {
+      const sameWidth = width === this.#drawnWidth;
+      const oldRaw = this.#rawLines;
+      const oldPrepared = this.#preparedLines;
+      const out = new Array<string>(raw.length);
+      for (let i = 0; i < raw.length; i++) {
+        const line = raw[i]!;
+        out[i] = sameWidth && oldRaw[i] === line ? oldPrepared[i]! : prepareLine(line, width);
+      }
+      prepared = out;
+    }
+    this.#rawLines = raw;
+    this.#preparedLines = prepared;
+    let start = 0;
+    if (prepared.length > maxHeight) {
+      start = prepared.length - maxHeight;
+      if (view.cursor !== undefined && view.cursor.row < start) start = Math.max(0, view.cursor.row);
+    }
+    const lines = prepared.length > maxHeight ? prepared.slice(start, start + maxHeight) : prepared;
+    let cursor: CursorPosition | undefined;
+    if (view.cursor !== undefined) {
+      const row = Math.min(Math.max(0, Math.floor(view.cursor.row) - start), Math.max(0, lines.length - 1));
+      const col = Math.min(Math.max(0, Math.floor(view.cursor.col)), width - 1);
+      cursor = { row: Number.isFinite(row) ? row : 0, col: Number.isFinite(col) ? col : 0 };
+    }
+    return { lines, cursor };
+  }
+
+  /** Moves the cursor from where it is to `row`, `col` of the live region. */
+  #moveTo(row: number, col = 0): string {
+    let out = "";
+    let atColumnZero = false;
+    if (row < this.#cursorRow) out += cursorUp(this.#cursorRow - row);
+    else if (row > this.#cursorRow) {
+      // Rows that exist are reached with CSI B; new rows are made with CRLF (which scrolls at the bottom).
+      const reachable = Math.min(row, this.#extent - 1);
+      if (reachable > this.#cursorRow) out += cursorDown(reachable - this.#cursorRow);
+      for (let r = Math.max(reachable, this.#cursorRow); r < row; r++) {
+        out += "\r\n";
+        atColumnZero = true;
+      }
+      this.#extent = Math.max(this.#extent, row + 1);
+    }
+    // CSI A / B keep the column; CRLF leaves it at 0; -1 means unknown (after writing a row).
+    const columnNow = atColumnZero ? 0 : this.#cursorCol;
+    if (columnNow !== col) out += cursorColumn(col);
+    this.#cursorRow = row;
+    this.#cursorCol = col;
+    return out;
+  }
+
+  #frame(mode: FrameMode): void {
+    const width = this.#width();
+    const height = this.#height();
+    const maxHeight = Math.max(1, height - 1);
+    const { lines, cursor } = this.#layout(this.#source.renderLive(width, maxHeight), width, maxHeight);
+    const commits = this.#pending;
+    const first = this.#drawnWidth === 0;
+    if (mode === "diff" && !first && commits.length === 0 && sameLines(lines, this.#shown) && sameCursor(cursor, this.#shownCursor)) {
+      return;
+    }
+    this.#pending = [];
+    let out = SYNC_ON + HIDE_CURSOR;
+    let below: readonly string[]; // what is on screen from the new live region's first row down
+    if (mode === "clear-screen" || mode === "clear-scrollback") {
+      out += `\x1b[H\x1b[2J${mode === "clear-scrollback" ? "\x1b[3J" : ""}`;
+      this.#cursorRow = 0;
+      this.#cursorCol = 0;
+      this.#extent = 1;
+      below = [];
+    } else if (mode === "resize") {
+      const widths = this.#shown.map((line) => Bun.stringWidth(line));
+      const up = rowsAboveCursorAfterReflow(widths, this.#cursorRow, this.#cursorCol, width);
+      out += `\r${cursorUp(up)}${ERASE_BELOW}`;
+      this.#cursorRow = 0;
+      this.#cursorCol = 0;
+      this.#extent = 1;
+      below = [];
+    } else {
+      out += this.#moveTo(0);
+      if (first) out += ERASE_BELOW;
+      below = first ? [] : this.#shown;
+    }
+    // Committed lines overwrite the top rows of the old live region and push it down.
+    if (commits.length > 0) {
+      for (const line of commits) out += `${ERASE_LINE}${prepareLine(line, width)}\r\n`;
+      this.#extent = Math.max(1, this.#extent - commits.length);
+      below = below.length > commits.length ? below.slice(commits.length) : [];
+    }
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (i < below.length && below[i] === line) continue;
+      out += `${this.#moveTo(i)}${ERASE_LINE}${line}`;
+      this.#cursorCol = -1; // somewhere on the row (maybe pending wrap): the next move starts with CR
+    }
+    if (below.length > lines.length) out += this.#moveTo(lines.length) + ERASE_BELOW;
+    if (cursor !== undefined) {
+      out += this.#moveTo(cursor.row, cursor.col) + SHOW_CURSOR;
+    } else if (this.#cursorCol !== 0) {
+      out += "\r"; // parked at column 0, so a resize knows where it is
+      this.#cursorCol = 0;
+    }
+    out += SYNC_OFF;
+    this.#shown = lines;
+    this.#shownCursor = cursor;
+    this.#drawnWidth = width;
+    this.#extent = Math.max(this.#extent, lines.length);
+    this.#lastFrameAt = performance.now();
+    this.#write(out);
+  }
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameCursor(a: CursorPosition | undefined, b: CursorPosition | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.row === b.row && a.col === b.col);
+}
