@@ -53,24 +53,64 @@ export function prepareLine(line: string, width: number): string {
   return fitted;
 }
 
-/** Rows a row of `columns` visible columns takes once re-wrapped at `width` (an empty row still takes one). */
-export function reflowedRows(columns: number, width: number): number {
-  return columns <= 0 ? 1 : Math.ceil(columns / Math.max(1, width));
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * Rows a row of text takes once the terminal re-wraps it at `width` (an
+ * empty row still takes one). A wide character that does not fit at the end
+ * of a row moves whole to the next one, as terminals do, so a row with wide
+ * characters can take more than ceil(columns / width) rows.
+ */
+export function reflowedRows(line: string, width: number): number {
+  const max = Math.max(1, Math.floor(width));
+  const columns = Bun.stringWidth(line);
+  if (columns <= max) return 1;
+  const plain = line.includes("\x1b") ? Bun.stripANSI(line) : line;
+  if (plain.length === columns && /^[\x20-\x7e]*$/.test(plain)) return Math.ceil(columns / max);
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  let rows = 1;
+  let used = 0;
+  for (const { segment } of segmenter.segment(plain)) {
+    const w = Bun.stringWidth(segment);
+    if (used + w > max) {
+      rows += 1;
+      used = 0;
+    }
+    used += w;
+  }
+  return rows;
 }
+
+/**
+ * How terminals re-wrap the screen on a width change, as far as the cursor
+ * is concerned. "cursor-line" (tmux, kitty, VTE, iTerm2, Windows Terminal,
+ * Alacritty): every row is re-wrapped and the cursor stays on the wrapped
+ * part of its row that holds its column. "xterm.js" (VS Code, Hyper, and
+ * @xterm/headless): the cursor's own row is not re-wrapped, and the cursor
+ * moves down by the extra rows that the rows below it gained (measured with
+ * @xterm/headless 6).
+ */
+export type ReflowModel = "cursor-line" | "xterm.js";
 
 /**
  * How far the cursor is below the first row of the old live region after
  * the terminal reflowed it to `width`: every old row above the cursor's row
- * takes reflowedRows of its width, and within its own row the cursor lands
- * on the wrapped part that holds its column (never past that row's last
- * part). This is what terminals that reflow the cursor's line do (tmux,
- * kitty, VTE, iTerm2, Windows Terminal); xterm.js leaves the cursor's own
- * line unwrapped, which gives the same count whenever the cursor column is
- * left of the new width.
+ * takes reflowedRows of its width, plus the cursor's displacement within or
+ * below its own row per the model. Measured in tmux 3.3 and @xterm/headless.
  */
-export function rowsAboveCursorAfterReflow(rowWidths: readonly number[], cursorRow: number, cursorCol: number, width: number): number {
-  let rows = 0;
-  for (let i = 0; i < cursorRow && i < rowWidths.length; i++) rows += reflowedRows(rowWidths[i]!, width);
-  const own = reflowedRows(rowWidths[cursorRow] ?? 0, width);
-  return rows + Math.min(Math.floor(cursorCol / Math.max(1, width)), own - 1);
+export function rowsAboveCursorAfterReflow(
+  rows: readonly string[],
+  cursorRow: number,
+  cursorCol: number,
+  width: number,
+  model: ReflowModel = "cursor-line",
+): number {
+  let up = 0;
+  for (let i = 0; i < cursorRow && i < rows.length; i++) up += reflowedRows(rows[i]!, width);
+  if (model === "xterm.js") {
+    for (let i = cursorRow + 1; i < rows.length; i++) up += reflowedRows(rows[i]!, width) - 1;
+    return up;
+  }
+  const own = reflowedRows(rows[cursorRow] ?? "", width);
+  return up + Math.min(Math.floor(Math.max(0, cursorCol) / Math.max(1, width)), own - 1);
 }

@@ -7,5 +7,5 @@ export * from "./types.ts";
 export * from "./text.ts";
 export { KeyDecoder, MAX_SEQUENCE } from "./keys.ts";
 export { Renderer, type RendererOptions, type RendererStats, type TerminalOutput, type TerminalSize } from "./renderer.ts";
-export { prepareLine } from "./frame.ts";
+export { prepareLine, type ReflowModel } from "./frame.ts";
 export * from "./widgets/index.ts";

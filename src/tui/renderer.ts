@@ -34,6 +34,7 @@ import {
   SHOW_CURSOR,
   SYNC_OFF,
   SYNC_ON,
+  type ReflowModel,
 } from "./frame.ts";
 import type { CursorPosition, LiveSource, LiveView } from "./types.ts";
 
@@ -45,6 +46,8 @@ export interface TerminalSize {
 export interface TerminalOutput {
   readonly size: TerminalSize;
   write(data: string): void;
+  /** How the terminal re-wraps rows on a resize (frame.ts ReflowModel); default "cursor-line". */
+  readonly reflow?: ReflowModel;
 }
 
 export interface RendererStats {
@@ -258,8 +261,7 @@ export class Renderer {
       this.#extent = 1;
       below = [];
     } else if (mode === "resize") {
-      const widths = this.#shown.map((line) => Bun.stringWidth(line));
-      const up = rowsAboveCursorAfterReflow(widths, this.#cursorRow, this.#cursorCol, width);
+      const up = rowsAboveCursorAfterReflow(this.#shown, this.#cursorRow, this.#cursorCol, width, this.#output.reflow);
       out += `\r${cursorUp(up)}${ERASE_BELOW}`;
       this.#cursorRow = 0;
       this.#cursorCol = 0;

@@ -21,6 +21,7 @@ export class RendererHarness {
     const screen = this.screen;
     this.renderer = new Renderer(
       {
+        reflow: "xterm.js",
         get size() {
           return { columns: screen.columns, rows: screen.rows };
         },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { rowsAboveCursorAfterReflow } from "../../src/tui/frame.ts";
+import { reflowedRows, rowsAboveCursorAfterReflow } from "../../src/tui/frame.ts";
 import { Renderer } from "../../src/tui/renderer.ts";
 import { RendererHarness } from "./harness.ts";
 
@@ -305,13 +305,22 @@ describe("Renderer resize", () => {
 
   test("the rows to move up follow the reflow (measured in tmux: the cursor lands on the wrapped part holding its column)", () => {
     // Rows of 20, 5 and 15 columns, cursor at the end of the third, narrowed to 8: 3 + 1 rows above, cursor on part 2 of 2.
-    expect(rowsAboveCursorAfterReflow([20, 5, 15], 2, 15, 8)).toBe(5);
+    const cols = (n: number) => "x".repeat(n);
+    expect(rowsAboveCursorAfterReflow([cols(20), cols(5), cols(15)], 2, 15, 8)).toBe(5);
     // Cursor left of the new width: first part.
-    expect(rowsAboveCursorAfterReflow([20, 16], 1, 7, 8)).toBe(3);
+    expect(rowsAboveCursorAfterReflow([cols(20), cols(16)], 1, 7, 8)).toBe(3);
     // Cursor past the row's content: never below its last part.
-    expect(rowsAboveCursorAfterReflow([20, 10], 1, 16, 8)).toBe(4);
+    expect(rowsAboveCursorAfterReflow([cols(20), cols(10)], 1, 16, 8)).toBe(4);
     // Empty rows take one row; a wider terminal changes nothing.
-    expect(rowsAboveCursorAfterReflow([0, 0, 30], 2, 0, 100)).toBe(2);
+    expect(rowsAboveCursorAfterReflow(["", "", cols(30)], 2, 0, 100)).toBe(2);
+    // xterm.js: the cursor's row is not re-wrapped, and rows below it push the cursor down.
+    expect(rowsAboveCursorAfterReflow([cols(20), cols(15), cols(30)], 1, 12, 8, "xterm.js")).toBe(3 + 3);
+  });
+
+  test("a wide character that does not fit at a row's end takes the next row whole", () => {
+    expect(reflowedRows("中文中文中", 3)).toBe(5); // ceil(10 / 3) would say 4
+    expect(reflowedRows("\x1b[31mabcdef\x1b[0m", 3)).toBe(2);
+    expect(reflowedRows("", 3)).toBe(1);
   });
 
   test("the resize frame moves up exactly the reflowed rows and never further", async () => {
