@@ -8,4 +8,5 @@ export * from "./text.ts";
 export { KeyDecoder, MAX_SEQUENCE } from "./keys.ts";
 export { Renderer, type RendererOptions, type RendererStats, type TerminalOutput, type TerminalSize } from "./renderer.ts";
 export { prepareLine, type ReflowModel } from "./frame.ts";
+export { ESCAPE_TIMEOUT_MS, processTerminal, type Terminal, type TerminalInput, writeAllSync } from "./terminal.ts";
 export * from "./widgets/index.ts";

@@ -82,6 +82,7 @@ export class Renderer {
   #preparedLines: readonly string[] = [];
   /** Width the live region was drawn at; 0 before the first frame. */
   #drawnWidth = 0;
+  #drawnHeight = 0;
   /** The terminal cursor, relative to the live region's first row. */
   #cursorRow = 0;
   /** Its column; -1 when unknown (where the shell left it, or after writing a row). */
@@ -135,8 +136,8 @@ export class Renderer {
   resize(): void {
     this.#cancelTimer();
     if (this.#stopped) return;
-    const width = this.#width();
-    this.#frame(this.#drawnWidth === 0 || width === this.#drawnWidth ? "diff" : "resize");
+    const unchanged = this.#width() === this.#drawnWidth && this.#height() === this.#drawnHeight;
+    this.#frame(this.#drawnWidth === 0 || unchanged ? "diff" : "resize");
   }
 
   /** Ctrl+L (scrollback: false) and /clear (scrollback: true): the only `CSI 2J` / `CSI 3J` the renderer writes. */
@@ -295,6 +296,7 @@ export class Renderer {
     this.#shown = lines;
     this.#shownCursor = cursor;
     this.#drawnWidth = width;
+    this.#drawnHeight = height;
     this.#extent = Math.max(this.#extent, lines.length);
     this.#lastFrameAt = performance.now();
     this.#write(out);

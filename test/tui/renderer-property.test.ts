@@ -90,8 +90,8 @@ async function runSequence(seed: number, steps: number): Promise<void> {
       // The cursor on the last row, left of the narrowest width: where every terminal agrees on the reflow (frame.ts ReflowModel).
       h.view = { lines: live, cursor: { row: Math.max(0, live.length - 1), col: Math.floor(random() * 10) } };
     } else {
-      const newColumns = 10 + Math.floor(random() * 111);
-      const newRows = 12 + Math.floor(random() * 9);
+      const newColumns = random() < 0.3 ? columns : 10 + Math.floor(random() * 111);
+      const newRows = random() < 0.3 ? rows : 12 + Math.floor(random() * 9);
       // A terminal pushes reflowed rows that no longer fit on the screen into scrollback, where nobody can erase them:
       // only resizes whose reflowed live region still fits are generated (docs/tui.md).
       const reflowed = live.reduce((sum, line) => sum + Math.max(1, Math.ceil(Bun.stringWidth(prepareLine(line, columns)) / newColumns)), 0);

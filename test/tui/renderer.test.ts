@@ -333,6 +333,19 @@ describe("Renderer resize", () => {
     expect(h.screenText()).toEqual(["keep me", `${"w".repeat(19)}…`, `${"x".repeat(19)}…`, "› prompt"]);
   });
 
+  test("a height-only change forgets which rows below exist (a taller region then makes new rows, never overwrites)", async () => {
+    const h = harness(40, 14);
+    for (let i = 0; i < 30; i++) h.renderer.commit([`c${i}`]);
+    await h.show({ lines: Array.from({ length: 8 }, (_, i) => `tall ${i}`), cursor: { row: 7, col: 0 } });
+    await h.show({ lines: ["a", "b"], cursor: { row: 1, col: 1 } });
+    await h.resize(40, 12);
+    const lines = ["r0", "r1", "r2", "r3", "r4", "r5", "r6"];
+    await h.show({ lines, cursor: { row: 6, col: 2 } });
+    expect(h.screenText().slice(-7)).toEqual(lines);
+    const logical = h.screen.logicalLines().filter((l) => l !== "");
+    expect(logical).toEqual([...Array.from({ length: 30 }, (_, i) => `c${i}`), ...lines]);
+  });
+
   test("a resize to the same size is an ordinary frame", async () => {
     const h = harness(40, 10);
     await h.show({ lines: ["a"] });

@@ -1,0 +1,188 @@
+/**
+ * The process's controlling terminal (stdin/stdout) for the Renderer.
+ *
+ * write() is one complete synchronous write to fd 1 (so output order is call
+ * order), looping over EAGAIN when stdout is non-blocking; a terminal that
+ * refuses for 1000 attempts in a row has the rest dropped. size is stdout's
+ * (80×24 when unknown). reflow is the resize model (frame.ts ReflowModel):
+ * "xterm.js" for TERM_PROGRAM vscode / Hyper, else "cursor-line";
+ * ZOT_TUI_REFLOW overrides.
+ *
+ * start(): raw mode, bracketed paste, and the kitty keyboard protocol query
+ * (`CSI ? u`) sent together with DA1 (`CSI c`): every terminal answers DA1,
+ * so when its answer comes without a kitty answer before it, kitty is off.
+ * If the kitty answer arrives, flags 1 (disambiguate) are pushed
+ * (`CSI > 1 u`) and kittyKeyboard becomes true. Input is decoded by a
+ * KeyDecoder; a lone ESC is delivered as Escape after ESCAPE_TIMEOUT_MS
+ * without more input (2 ms with kitty, where Esc is never a lone byte).
+ * Resizes (stdout "resize" / SIGWINCH) call onResize once per new size.
+ *
+ * restore() (idempotent) pops the kitty flags, turns paste off, ends any
+ * synchronized frame, shows the cursor and returns to cooked mode. It also
+ * runs on process exit (normal, process.exit, an uncaught error: all reach
+ * "exit"), and on SIGTERM / SIGHUP / SIGQUIT / SIGINT when nobody else
+ * listens for that signal: then the signal is raised again after the restore
+ * so the process ends as it would have.
+ */
+import { writeSync } from "node:fs";
+import type { ReflowModel } from "./frame.ts";
+import { KeyDecoder } from "./keys.ts";
+import type { TerminalOutput, TerminalSize } from "./renderer.ts";
+import type { Key } from "./types.ts";
+
+export const ESCAPE_TIMEOUT_MS = 30;
+const KITTY_ESCAPE_TIMEOUT_MS = 2;
+const PASTE_ON = "\x1b[?2004h";
+const PASTE_OFF = "\x1b[?2004l";
+const KITTY_QUERY = "\x1b[?u";
+const DA1_QUERY = "\x1b[c";
+const KITTY_PUSH = "\x1b[>1u";
+const KITTY_POP = "\x1b[<u";
+const SHOW_CURSOR = "\x1b[?25h";
+const SYNC_OFF = "\x1b[?2026l";
+const KITTY_REPLY = /\x1b\[\?\d+u/;
+const DA1_REPLY = /\x1b\[\?[\d;]*c/;
+const SIGNALS = ["SIGTERM", "SIGHUP", "SIGQUIT", "SIGINT"] as const;
+
+export interface TerminalInput {
+  onKey(key: Key): void;
+  onResize(): void;
+}
+
+export interface Terminal extends TerminalOutput {
+  /** Raw mode, bracketed paste, kitty keyboard (query; flags 1 pushed if answered); keys decoded and delivered. */
+  start(input: TerminalInput): void;
+  /** Idempotent: pop kitty flags, paste off, cursor visible, cooked mode. */
+  restore(): void;
+  /** The terminal answered the kitty keyboard query. */
+  readonly kittyKeyboard: boolean;
+}
+
+/** Writes all of `text` to `fd` synchronously, retrying while a non-blocking descriptor says EAGAIN. */
+export function writeAllSync(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  let offset = 0;
+  let attempts = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(fd, bytes, offset);
+      attempts = 0;
+    } catch (error) {
+      // A non-blocking TTY may refuse for a moment; anything else (or a stuck terminal) drops the rest.
+      const code = (error as { code?: unknown }).code;
+      if (code !== "EAGAIN" || ++attempts > 1000) return;
+    }
+  }
+}
+
+function reflowModel(env: NodeJS.ProcessEnv): ReflowModel {
+  const forced = env.ZOT_TUI_REFLOW;
+  if (forced === "xterm.js" || forced === "cursor-line") return forced;
+  const program = env.TERM_PROGRAM ?? "";
+  return program === "vscode" || program === "Hyper" ? "xterm.js" : "cursor-line";
+}
+
+export function processTerminal(): Terminal {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const reflow = reflowModel(process.env);
+  let started = false;
+  let kitty = false;
+  let detach: (() => void) | undefined;
+
+  const restore = (): void => {
+    detach?.();
+    detach = undefined;
+    if (!started) return;
+    started = false;
+    writeAllSync(1, `${SYNC_OFF}${kitty ? KITTY_POP : ""}${PASTE_OFF}${SHOW_CURSOR}`);
+    try {
+      if (stdin.isTTY) stdin.setRawMode(false);
+    } catch {
+      // stdin is gone: nothing left to restore
+    }
+    stdin.pause();
+  };
+
+  const start = (input: TerminalInput): void => {
+    if (started) return;
+    started = true;
+    const decoder = new KeyDecoder();
+    let escapeTimer: ReturnType<typeof setTimeout> | undefined;
+    /** Replies seen while the kitty / DA1 queries are outstanding (bounded). */
+    let replies: string | undefined = "";
+
+    const deliver = (keys: readonly Key[]): void => {
+      for (const key of keys) input.onKey(key);
+    };
+    const onData = (chunk: string | Buffer): void => {
+      const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+      if (replies !== undefined) {
+        replies = (replies + text).slice(-256);
+        if (!kitty && KITTY_REPLY.test(replies)) {
+          kitty = true;
+          writeAllSync(1, KITTY_PUSH);
+        }
+        if (DA1_REPLY.test(replies)) replies = undefined;
+      }
+      if (escapeTimer !== undefined) clearTimeout(escapeTimer);
+      escapeTimer = undefined;
+      deliver(decoder.feed(text));
+      if (decoder.pendingEscape()) {
+        escapeTimer = setTimeout(
+          () => {
+            escapeTimer = undefined;
+            deliver(decoder.flushEscape());
+          },
+          kitty ? KITTY_ESCAPE_TIMEOUT_MS : ESCAPE_TIMEOUT_MS,
+        );
+      }
+    };
+    // stdout "resize" and SIGWINCH both report one change: onResize once per new size.
+    const sizeKey = (): string => `${stdout.columns}x${stdout.rows}`;
+    let lastSize = sizeKey();
+    const onResize = (): void => {
+      const now = sizeKey();
+      if (now === lastSize) return;
+      lastSize = now;
+      input.onResize();
+    };
+    const onSignal = (signal: NodeJS.Signals): void => {
+      // Only when nobody else handles it: restore, then end the way the signal would have.
+      if (process.listenerCount(signal) > 1) return;
+      restore();
+      process.kill(process.pid, signal);
+    };
+
+    if (stdin.isTTY) stdin.setRawMode(true);
+    stdin.setEncoding("utf8");
+    stdin.on("data", onData);
+    stdout.on("resize", onResize);
+    process.on("SIGWINCH", onResize);
+    process.once("exit", restore);
+    for (const signal of SIGNALS) process.on(signal, onSignal);
+    stdin.resume();
+    writeAllSync(1, `${PASTE_ON}${KITTY_QUERY}${DA1_QUERY}`);
+    detach = () => {
+      if (escapeTimer !== undefined) clearTimeout(escapeTimer);
+      stdin.off("data", onData);
+      stdout.off("resize", onResize);
+      process.off("SIGWINCH", onResize);
+      process.off("exit", restore);
+      for (const signal of SIGNALS) process.off(signal, onSignal);
+    };
+  };
+
+  return {
+    get size(): TerminalSize {
+      return { columns: stdout.columns > 0 ? stdout.columns : 80, rows: stdout.rows > 0 ? stdout.rows : 24 };
+    },
+    reflow,
+    write: (data) => writeAllSync(1, data),
+    start,
+    restore,
+    get kittyKeyboard() {
+      return kitty;
+    },
+  };
+}
