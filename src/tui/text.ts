@@ -103,7 +103,9 @@ export function fitWidth(line: string, width: number, ellipsis: string = ELLIPSI
  * wrap at spaces (the spaces at a break are dropped), a word longer than the
  * width is broken between grapheme clusters. Leading spaces (indentation)
  * are kept. SGR colours carry across the breaks: a row that ends inside a
- * colour is reset, and the next row opens with the colours in force.
+ * colour is reset, and the next row opens with the colours in force. A
+ * grapheme wider than `width` itself (a wide character at width 1) becomes
+ * an ellipsis.
  */
 export function wrapText(text: string, width: number): string[] {
   const max = Math.max(1, Math.floor(width));
@@ -191,8 +193,10 @@ function wrapLine(line: string, max: number, out: string[]): void {
         continue;
       }
       if (rowWidth + piece.width > max && rowWidth > 0) endRow();
-      row += piece.text;
-      rowWidth += piece.width;
+      // A grapheme wider than a whole row (a wide character at width 1) cannot be drawn: an ellipsis stands in.
+      const fits = piece.width <= max;
+      row += fits ? piece.text : ELLIPSIS;
+      rowWidth += fits ? piece.width : Bun.stringWidth(ELLIPSIS);
       rowHasText = true;
     }
     i = j;
