@@ -11,8 +11,8 @@
  * seen so far, so any way of cutting the same text into deltas yields the
  * same groups: that is what lets MarkdownStream commit them while streaming.
  * Each group says whether a blank row separates it from what came before
- * (the first group of every block except the first block, and a list that
- * follows a paragraph with no blank line).
+ * (the first group of every block except the first block; a list never, as
+ * Bun.markdown.ansi draws it).
  */
 
 export type GroupKind = "markdown" | "code-open" | "code-line" | "code-close" | "plain-code";
@@ -112,7 +112,6 @@ export class BlockSplitter {
   #fence: Fence | undefined;
   #listIndent = 0;
   #sawBlock = false;
-  #blankBefore = false;
   readonly #closed: Group[] = [];
 
   /** Groups closed so far, in order (the array grows; callers keep their own index). */
@@ -162,7 +161,7 @@ export class BlockSplitter {
 
   /** Whether an unfinished line that starts a new block is drawn after a blank row. */
   startSeparator(line: string): boolean {
-    return this.#sawBlock && (this.#blankBefore || LIST_ITEM.exec(line) === null);
+    return this.#sawBlock && !(LIST_ITEM.test(line) && !HR.test(line));
   }
 
   #emit(kind: GroupKind, lines: readonly string[], fence?: Fence): void {
@@ -179,14 +178,10 @@ export class BlockSplitter {
 
   /** A new block begins with this line. */
   #start(line: string): void {
-    if (BLANK.test(line)) {
-      this.#blankBefore = true;
-      return;
-    }
+    if (BLANK.test(line)) return;
     const isList = LIST_ITEM.test(line) && !HR.test(line);
-    this.#pendingSeparator = this.#sawBlock && (this.#blankBefore || !isList);
+    this.#pendingSeparator = this.#sawBlock && !isList;
     this.#sawBlock = true;
-    this.#blankBefore = false;
     this.#blanks = [];
     const fence = openFence(line);
     if (fence !== undefined) {
@@ -210,7 +205,6 @@ export class BlockSplitter {
   }
 
   #finishBlock(next: string | undefined): void {
-    if (next !== undefined && !BLANK.test(next)) this.#blankBefore = this.#blanks.length > 0;
     this.#closePending();
     this.#block = "none";
     this.#blanks = [];
