@@ -5,7 +5,10 @@
  * UI-only fields on `tool_result` (status, details) that toJsonEventLine
  * never writes, and the `retry` event (a provider failure before the stream
  * started, retried after `delay_ms`; docs/json.md), between `turn_start`
- * and `assistant_start`.
+ * and `assistant_start`; and the UI-only `thinking_delta` event (the model's
+ * thinking / reasoning text as it streams, for the terminal UI): JSON and
+ * RPC output never write a UI-only event (isUiOnlyEvent), and
+ * toJsonEventLine returns "" for one.
  *
  * toJsonEventLine(event) returns one JSON line (with its trailing "\n"):
  * `type` first, content blocks in their wire shapes (image data replaced by a
@@ -29,6 +32,8 @@ export type AgentEvent =
   | { readonly type: "user_message"; readonly content: readonly ContentBlock[]; readonly time: string }
   | { readonly type: "assistant_start" }
   | { readonly type: "text_delta"; readonly delta: string }
+  /** UI-only: never written by --json or RPC (isUiOnlyEvent). */
+  | { readonly type: "thinking_delta"; readonly delta: string }
   | { readonly type: "tool_use_start"; readonly id: string; readonly name: string }
   | { readonly type: "tool_use_args"; readonly id: string; readonly delta: string }
   | { readonly type: "tool_use_end"; readonly id: string }
@@ -54,6 +59,13 @@ export type AgentEvent =
   | ({ readonly type: "retry" } & RetryNotice);
 
 export type AgentEventType = AgentEvent["type"];
+
+const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(["thinking_delta"]);
+
+/** Events only the terminal UI sees: --json and RPC never write them. */
+export function isUiOnlyEvent(event: AgentEvent): boolean {
+  return UI_ONLY_EVENT_TYPES.has(event.type);
+}
 
 export function usageFields(usage: Usage): UsageFields {
   return {
@@ -175,7 +187,8 @@ export function goJsonStringify(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => GO_ESCAPES[ch] ?? ch);
 }
 
-/** One --json output line for the event, including the trailing newline. */
+/** One --json output line for the event, including the trailing newline; "" for a UI-only event. */
 export function toJsonEventLine(event: AgentEvent): string {
+  if (isUiOnlyEvent(event)) return "";
   return `${goJsonStringify(eventJson(event))}\n`;
 }

@@ -151,9 +151,9 @@ async function callModel(core: AgentCore, system: string, signal: AbortSignal): 
       case "tool_use_start":
       case "tool_use_args":
       case "tool_use_end":
+      case "thinking_delta":
         emit(event);
         return;
-      case "thinking_delta":
       case "usage":
         return;
     }
