@@ -114,8 +114,10 @@ function settled(
   effectiveArgs: JsonObject | undefined,
   text: string,
   status: ToolStatus,
+  blockedBy?: string,
 ): PreparedCall {
-  return { kind: "settled", call, effectiveArgs, outcome: errorOutcome(text, status), status };
+  const outcome = errorOutcome(text, status);
+  return { kind: "settled", call, effectiveArgs, outcome: blockedBy === undefined ? outcome : { ...outcome, details: { blocked_by: blockedBy } }, status };
 }
 
 function classify(outcome: ToolOutcome): ToolStatus {
@@ -149,7 +151,7 @@ async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: 
     });
     if (decision?.block !== undefined) {
       const reason = decision.block.reason === "" ? DEFAULT_TOOL_BLOCK_REASON : decision.block.reason;
-      return settled(call, parsed.args, reason, decision.block.status ?? "blocked");
+      return settled(call, parsed.args, reason, decision.block.status ?? "blocked", decision.block.by);
     }
     if (decision?.args !== undefined && isJsonObject(decision.args)) effectiveArgs = decision.args;
   } catch (err) {
