@@ -7,14 +7,12 @@
  * shown and Ctrl+C ending its backoff wait, extension commands
  * (display, insert, open_panel, submit) and notes, the --no-yolo
  * confirmation, /exit restoring the terminal with no extension left, and
- * /reload-ext picking up a renamed command. The key decoder and the editor
- * are also checked directly.
+ * /reload-ext picking up a renamed command. (The key decoder and the editor
+ * are tested with src/tui, test/tui.)
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LineEditor } from "../../src/modes/interactive/editor.ts";
-import { KeyDecoder, type KeyEvent } from "../../src/modes/interactive/keys.ts";
 import { loadSession } from "../../src/session/index.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
@@ -359,54 +357,5 @@ describe("interactive mode", () => {
     expect(run.terminal.localFlags & (ICANON | ECHO)).toBe(ICANON | ECHO);
     expect(await waitFor(() => !isAlive(pid), 3_000)).toBe(true);
     expect(extensionLog()).toContainEqual(expect.objectContaining({ event: "session_end", reason: "shutdown" }));
-  });
-});
-
-describe("key decoding and editing", () => {
-  const keys = (...names: string[]): KeyEvent[] => names.map((name) => ({ kind: "key", name }) as KeyEvent);
-
-  test("the decoder splits text, control keys, escape sequences and pastes cut across chunks", () => {
-    const decoder = new KeyDecoder();
-    expect(decoder.push("ab\x1b[D\x01\x1b\r\x7f\x1b[1;5C\x1b[3~")).toEqual([
-      { kind: "text", text: "ab" },
-      ...keys("left", "ctrl+a", "newline", "backspace", "word-right", "delete"),
-    ]);
-    expect(decoder.push("x\x1b[20")).toEqual([{ kind: "text", text: "x" }]);
-    expect(decoder.push("0~one\ntw")).toEqual([]);
-    expect(decoder.push("o\x1b[20")).toEqual([]);
-    expect(decoder.push("1~\r")).toEqual([{ kind: "paste", text: "one\ntwo" }, ...keys("enter")]);
-    expect(decoder.push("\x1b")).toEqual(keys("escape"));
-  });
-
-  test("the editor edits, submits, keeps history and wraps with the cursor in place", () => {
-    const editor = new LineEditor();
-    const type = (text: string) => editor.handle({ kind: "text", text });
-    const press = (name: string) => editor.handle(keys(name)[0] as KeyEvent);
-    type("hello big world");
-    press("ctrl+w");
-    expect(editor.text).toBe("hello big ");
-    press("ctrl+a");
-    press("ctrl+k");
-    expect(editor.isEmpty).toBe(true);
-    type("first\\");
-    expect(press("enter")).toEqual({ kind: "handled" });
-    type("second");
-    expect(press("enter")).toEqual({ kind: "submit", text: "first\nsecond" });
-    editor.remember("first\nsecond");
-    type("draft");
-    press("up");
-    expect(editor.text).toBe("first\nsecond");
-    press("down");
-    press("down");
-    expect(editor.text).toBe("draft");
-
-    editor.set("世界abcdef");
-    // Width 8: rows use 7 columns, 5 after the 2-column prompt; the cursor may sit in the last column.
-    const layout = editor.layout(8);
-    expect(layout.rows).toEqual(["世界a", "bcdef"]);
-    expect([layout.cursorRow, layout.cursorCol]).toEqual([1, 7]);
-    press("home");
-    press("right");
-    expect(editor.layout(8)).toMatchObject({ cursorRow: 0, cursorCol: 4 });
   });
 });
