@@ -85,6 +85,8 @@ export class Chat {
         this.#inTurn = true;
         break;
       case "assistant_start":
+      case "usage":
+        // The response's real usage arrived (or a new one starts): the estimate is spent.
         this.streamedChars = 0;
         break;
       case "thinking_delta":
@@ -270,6 +272,7 @@ export class Chat {
     if (this.#thinking === undefined) return;
     this.#finishText(this.#thinking);
     this.#thinking = undefined;
+    this.#items.push({ kind: "lines", lines: () => [""] });
   }
 
   #tool(id: string, name: string): ToolCard {

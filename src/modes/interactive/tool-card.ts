@@ -104,27 +104,29 @@ export class ToolCard {
   }
 
   #stateText(now: number, theme: Theme): { text: string; tone: "running" | "success" | "error" | "warning" | "normal" } {
-    const elapsed = formatElapsed(Math.max(0, (this.#endedAt ?? now) - (this.#startedAt ?? now)));
+    const ms = Math.max(0, (this.#endedAt ?? now) - (this.#startedAt ?? now));
+    // Under a second (or a replayed call, whose duration is unknown) shows no time.
+    const elapsed = ms < 1000 ? "" : formatElapsed(ms);
     if (this.phase === "streaming") return { text: theme.muted(`${spinnerFrame(now)} preparing`), tone: "running" };
-    if (this.phase === "running") return { text: `${spinnerFrame(now)} ${elapsed}`, tone: "running" };
+    if (this.phase === "running") return { text: `${spinnerFrame(now)} ${elapsed || "0s"}`, tone: "running" };
     switch (this.status) {
       case "completed":
-        return { text: theme.success(`✓ ${elapsed}`), tone: "success" };
+        return { text: theme.success(`✓ ${elapsed}`.trim()), tone: "success" };
       case "blocked":
         return { text: theme.warning(this.blockedBy === undefined ? "blocked" : `blocked by ${this.blockedBy}`), tone: "warning" };
       case "cancelled":
         return { text: theme.warning("cancelled"), tone: "warning" };
       case "timed_out":
-        return { text: theme.error(`timed out ${elapsed}`), tone: "error" };
+        return { text: theme.error(`timed out ${elapsed}`.trim()), tone: "error" };
       default:
-        return { text: theme.error(`✗ error ${elapsed}`), tone: "error" };
+        return { text: theme.error(`✗ error ${elapsed}`.trim()), tone: "error" };
     }
   }
 
   #previewLines(): string[] {
     const source = this.phase === "done" ? this.#result : this.#live;
-    const lines = source.split("\n").map((line) => line.trimEnd());
-    while (lines.length > 0 && lines.at(-1) === "") lines.pop();
+    // Blank lines carry nothing in a few-line preview.
+    const lines = source.split("\n").map((line) => line.trimEnd()).filter((line) => line !== "");
     if (lines[0]?.startsWith("$ ") === true && this.name === "bash") lines.shift();
     const room = this.phase === "done" ? DONE_PREVIEW_LINES : RUNNING_PREVIEW_LINES;
     if (lines.length <= room) return lines;
