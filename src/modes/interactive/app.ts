@@ -26,7 +26,6 @@ import type { PromptHistory } from "./history.ts";
 import { composeLive } from "./live.ts";
 import type { OpenPanel } from "./panel.ts";
 import { Popup } from "./popup.ts";
-import type { StatusState } from "./status-bar.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -142,6 +141,24 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
 
   get busy(): boolean {
     return this.#active !== undefined;
+  }
+
+  /** The running operation: what it is and since when. */
+  get active(): { readonly label: string; readonly prompt: boolean; readonly since: number } | undefined {
+    return this.#active;
+  }
+
+  get autoCompacting(): boolean {
+    return this.#autoCompacting;
+  }
+
+  /** Tokens the conversation takes in the model's window (last usage, or an estimate); undefined when unknown. */
+  get contextTokens(): number | undefined {
+    return this.#contextTokens;
+  }
+
+  get failedExtensions(): readonly string[] {
+    return [...this.#failedExtensions];
   }
 
   get exiting(): boolean {
@@ -283,32 +300,6 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.chat.success("conversation cleared");
   }
 
-  /** The status bar's inputs, now. */
-  status(): StatusState {
-    const { agent, extensions, cwd } = this.runtime;
-    const usage = agent.cumulativeUsage;
-    const active = this.#active;
-    return {
-      provider: agent.model.provider,
-      model: agent.model.id,
-      cwd,
-      home: this.options.home,
-      busy: active === undefined ? undefined : { since: active.since, activity: this.#activity(active) },
-      inputTokens: usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens,
-      outputTokens: usage.output_tokens,
-      streamingTokens: active?.prompt === true ? Math.round(this.chat.streamedChars / 4) : 0,
-      costUsd: usage.cost_usd,
-      contextTokens: this.#contextTokens,
-      contextWindow: agent.model.contextWindow,
-      autoCompacting: this.#autoCompacting,
-      jailed: this.options.jailed,
-      noYolo: this.options.noYolo && !this.gate.yolo,
-      extensionsLoading: extensions?.manager.starting().map((connection) => connection.name) ?? [],
-      extensionsFailed: [...this.#failedExtensions],
-      hint: this.hint,
-    };
-  }
-
   // ExtensionUI
 
   notify(extension: string, level: NoteLevel, message: string): void {
@@ -360,23 +351,6 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   #commit(lines: readonly string[]): void {
     if (this.#screen === undefined) this.#pending.push([...lines]);
     else this.#screen.commit(lines);
-  }
-
-  #activity(active: Operation): string {
-    if (this.confirmer.open) return "waiting for your answer";
-    if (this.#autoCompacting) return "compacting";
-    if (!active.prompt) return active.label;
-    const activity = this.chat.activity();
-    switch (activity?.kind) {
-      case "thinking":
-        return "thinking";
-      case "streaming":
-        return "streaming";
-      case "tools":
-        return activity.names.length === 1 ? `running ${activity.names[0]}` : `running ${activity.names.length} tools`;
-      default:
-        return "waiting for the model";
-    }
   }
 
   #extensionCommand(name: string): boolean {

@@ -10,6 +10,7 @@
 import { box, displayText, fitWidth, type LiveView } from "../../tui/index.ts";
 import type { InteractiveApp } from "./app.ts";
 import { panelBox } from "./panel.ts";
+import { statusOf } from "./app-status.ts";
 import { renderStatusBar } from "./status-bar.ts";
 
 const MAX_NOTE_ROWS = 8;
@@ -47,7 +48,7 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   }
   const editorRows = app.editor.render(width);
   const caret = app.editor.cursor(width);
-  const status = renderStatusBar(app.status(), width, now, theme);
+  const status = renderStatusBar(statusOf(app), width, now, theme);
   const rule = theme.muted("─".repeat(Math.max(1, width)));
   const fixed = middle.length + 1 + editorRows.length + status.length;
   const room = Math.max(0, height - 1 - fixed);
