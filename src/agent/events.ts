@@ -5,8 +5,9 @@
  * UI-only fields on `tool_result` (status, details) that toJsonEventLine
  * never writes, and the `retry` event (a provider failure before the stream
  * started, retried after `delay_ms`; docs/json.md), between `turn_start`
- * and `assistant_start`; and the UI-only `thinking_delta` event (the model's
- * thinking / reasoning text as it streams, for the terminal UI): JSON and
+ * and `assistant_start`; and the UI-only events `thinking_delta` (the model's
+ * thinking / reasoning text as it streams) and `tool_guard` (a call's guards
+ * are being consulted / answered), for the terminal UI: JSON and
  * RPC output never write a UI-only event (isUiOnlyEvent), and
  * toJsonEventLine returns "" for one.
  *
@@ -40,6 +41,8 @@ export type AgentEvent =
   /** `args` is the model's original call: parsed JSON, {} when empty, the raw text when malformed. */
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly args: unknown }
   | { readonly type: "tool_progress"; readonly id: string; readonly text: string }
+  /** UI-only: the call's guards (extension tool_call interceptors, confirmation) are being consulted (waiting) or answered. */
+  | { readonly type: "tool_guard"; readonly id: string; readonly waiting: boolean }
   | {
       readonly type: "tool_result";
       readonly id: string;
@@ -60,7 +63,7 @@ export type AgentEvent =
 
 export type AgentEventType = AgentEvent["type"];
 
-const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(["thinking_delta"]);
+const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(["thinking_delta", "tool_guard"]);
 
 /** Events only the terminal UI sees: --json and RPC never write them. */
 export function isUiOnlyEvent(event: AgentEvent): boolean {

@@ -310,6 +310,7 @@ export async function runPrompt(
       origin: MODEL_ORIGIN,
       signal,
       onProgress: (id, progress) => emit({ type: "tool_progress", id, text: progress }),
+      onGuard: (id, waiting) => emit({ type: "tool_guard", id, waiting }),
       onSettled: (record) =>
         emit({
           type: "tool_result",

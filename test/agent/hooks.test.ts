@@ -265,3 +265,21 @@ test("a tool call blocked by a named guard carries blocked_by in the tool_result
   expect(result).toMatchObject({ type: "tool_result", id: "c1", is_error: true, status: "blocked", details: { blocked_by: "guard" } });
   expect(toJsonEventLine(result as AgentEvent)).not.toContain("guard");
 });
+
+test("the guards of a call are announced as UI-only tool_guard events around the beforeToolCall hook", async () => {
+  const h = harness(
+    [reply([toolCall("c1", "echo", { text: "hi" })], "tool_use"), reply([text("ok")], "end")],
+    [echoTool([])],
+    { hooks: { beforeToolCall: async () => undefined } },
+  );
+  await h.session.prompt("go");
+  const types = eventTypes(h.events);
+  const guards = h.events.filter((event) => event.type === "tool_guard");
+  expect(guards).toEqual([
+    { type: "tool_guard", id: "c1", waiting: true },
+    { type: "tool_guard", id: "c1", waiting: false },
+  ]);
+  expect(types.indexOf("tool_call")).toBeLessThan(types.indexOf("tool_guard"));
+  expect(types.lastIndexOf("tool_guard")).toBeLessThan(types.indexOf("tool_result"));
+  expect(toJsonEventLine(guards[0] as AgentEvent)).toBe("");
+});

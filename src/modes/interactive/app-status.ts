@@ -1,7 +1,8 @@
 /**
  * The status bar's inputs from the app's state, now: model, cwd, what the
  * running operation is doing (the chat's activity for a model prompt:
- * waiting for the model, thinking, streaming, running a tool; a question
+ * waiting for the model, thinking, streaming, running a tool, waiting for
+ * the extensions that guard tool calls; a question
  * waiting for the user; auto-compaction; else the command's label),
  * session tokens and cost with the streaming estimate, context use, tags.
  */
@@ -18,6 +19,11 @@ function activity(app: InteractiveApp, active: NonNullable<InteractiveApp["activ
       return "thinking";
     case "streaming":
       return "streaming";
+    case "guard": {
+      const manager = app.runtime.extensions?.manager;
+      const guards = manager === undefined ? [] : manager.connections().filter((connection) => !connection.closed && manager.subscriptions.get(connection.name)?.intercept.has("tool_call") === true).map((connection) => connection.name);
+      return guards.length === 0 ? `checking ${now.names[0]}` : `waiting for extension ${guards.join(", ")}`;
+    }
     case "tools":
       return now.names.length === 1 ? `running ${now.names[0]}` : `running ${now.names.length} tools`;
     default:

@@ -57,7 +57,9 @@ export type Activity =
   | { readonly kind: "waiting" }
   | { readonly kind: "thinking" }
   | { readonly kind: "streaming" }
-  | { readonly kind: "tools"; readonly names: readonly string[] };
+  | { readonly kind: "tools"; readonly names: readonly string[] }
+  /** Calls wait for their guards (extension interceptors or the confirmation). */
+  | { readonly kind: "guard"; readonly names: readonly string[] };
 
 export class Chat {
   readonly #options: ChatOptions;
@@ -115,6 +117,11 @@ export class Chat {
       case "tool_call":
         this.#tool(event.id, event.name).started(event.args, this.#options.now());
         break;
+      case "tool_guard": {
+        const card = this.#tools.get(event.id);
+        if (card !== undefined) card.guarding = event.waiting;
+        break;
+      }
       case "tool_progress":
         this.#tools.get(event.id)?.progress(event.text);
         break;
@@ -175,8 +182,10 @@ export class Chat {
 
   /** What is happening now, for the status bar; undefined between model responses and tools. */
   activity(): Activity | undefined {
-    const running = [...this.#tools.values()].filter((card) => card.phase === "running").map((card) => card.name);
+    const cards = [...this.#tools.values()].filter((card) => card.phase === "running");
+    const running = cards.filter((card) => !card.guarding).map((card) => card.name);
     if (running.length > 0) return { kind: "tools", names: running };
+    if (cards.length > 0) return { kind: "guard", names: cards.map((card) => card.name) };
     if (this.#thinking !== undefined) return { kind: "thinking" };
     if (this.#text !== undefined || this.#tools.size > 0) return { kind: "streaming" };
     return this.#inTurn ? { kind: "waiting" } : undefined;

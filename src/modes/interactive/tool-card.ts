@@ -1,7 +1,8 @@
 /**
  * One tool call as the chat screen shows it: a box titled with the tool name
  * and its key argument (toolPreview), with its state on the right: running
- * (spinner, elapsed), done (elapsed), error, cancelled, timed out, or blocked
+ * (spinner, elapsed; `checking` while its guards are consulted), done
+ * (elapsed), error, cancelled, timed out, or blocked
  * (by which extension, when the guard said). The body is a preview of the
  * last lines of output: bash's live output from tool_progress while it runs,
  * the result afterwards (the `$ command` echo line dropped, the
@@ -54,6 +55,8 @@ export class ToolCard {
   status: ToolStatus | undefined;
   /** Extension that blocked the call (details.blocked_by), when it said. */
   blockedBy: string | undefined;
+  /** Its guards (extension tool_call interceptors, the confirmation) are being consulted. */
+  guarding = false;
   #rawArgs = "";
   #preview = "";
   #live = "";
@@ -108,6 +111,7 @@ export class ToolCard {
     // Under a second (or a replayed call, whose duration is unknown) shows no time.
     const elapsed = ms < 1000 ? "" : formatElapsed(ms);
     if (this.phase === "streaming") return { text: theme.muted(`${spinnerFrame(now)} preparing`), tone: "running" };
+    if (this.phase === "running" && this.guarding) return { text: theme.muted(`${spinnerFrame(now)} checking`), tone: "running" };
     if (this.phase === "running") return { text: `${spinnerFrame(now)} ${elapsed || "0s"}`, tone: "running" };
     switch (this.status) {
       case "completed":

@@ -129,6 +129,17 @@ describe("chat model", () => {
     expect(text().indexOf("rm -rf")).toBeLessThan(text().indexOf("missing.txt"));
   });
 
+  test("while a call's guards are consulted the card says checking and the activity is the guard", () => {
+    const { chat, send, live } = setup();
+    send({ type: "turn_start", step: 1 }, { type: "tool_call", id: "g", name: "bash", args: { command: "ls" } }, { type: "turn_end", stop: "tool_use" });
+    send({ type: "tool_guard", id: "g", waiting: true });
+    expect(chat.activity()).toEqual({ kind: "guard", names: ["bash"] });
+    expect(live()).toContain("checking");
+    send({ type: "tool_guard", id: "g", waiting: false });
+    expect(chat.activity()).toEqual({ kind: "tools", names: ["bash"] });
+    expect(live()).not.toContain("checking");
+  });
+
   test("lines wait behind a running tool card so nothing overtakes it", () => {
     const { chat, send, text } = setup();
     send({ type: "turn_start", step: 1 }, { type: "tool_call", id: "t", name: "bash", args: { command: "sleep 1" } });
