@@ -5,7 +5,11 @@
  * UI-only fields on `tool_result` (status, details) that toJsonEventLine
  * never writes, and the `retry` event (a provider failure before the stream
  * started, retried after `delay_ms`; docs/json.md), between `turn_start`
- * and `assistant_start`.
+ * and `assistant_start`; and the UI-only events `thinking_delta` (the model's
+ * thinking / reasoning text as it streams) and `tool_guard` (a call's guards
+ * are being consulted / answered), for the terminal UI: JSON and
+ * RPC output never write a UI-only event (isUiOnlyEvent), and
+ * toJsonEventLine returns "" for one.
  *
  * toJsonEventLine(event) returns one JSON line (with its trailing "\n"):
  * `type` first, content blocks in their wire shapes (image data replaced by a
@@ -29,12 +33,16 @@ export type AgentEvent =
   | { readonly type: "user_message"; readonly content: readonly ContentBlock[]; readonly time: string }
   | { readonly type: "assistant_start" }
   | { readonly type: "text_delta"; readonly delta: string }
+  /** UI-only: never written by --json or RPC (isUiOnlyEvent). */
+  | { readonly type: "thinking_delta"; readonly delta: string }
   | { readonly type: "tool_use_start"; readonly id: string; readonly name: string }
   | { readonly type: "tool_use_args"; readonly id: string; readonly delta: string }
   | { readonly type: "tool_use_end"; readonly id: string }
   /** `args` is the model's original call: parsed JSON, {} when empty, the raw text when malformed. */
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly args: unknown }
   | { readonly type: "tool_progress"; readonly id: string; readonly text: string }
+  /** UI-only: the call's guards (extension tool_call interceptors, confirmation) are being consulted (waiting) or answered. */
+  | { readonly type: "tool_guard"; readonly id: string; readonly waiting: boolean }
   | {
       readonly type: "tool_result";
       readonly id: string;
@@ -54,6 +62,13 @@ export type AgentEvent =
   | ({ readonly type: "retry" } & RetryNotice);
 
 export type AgentEventType = AgentEvent["type"];
+
+const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(["thinking_delta", "tool_guard"]);
+
+/** Events only the terminal UI sees: --json and RPC never write them. */
+export function isUiOnlyEvent(event: AgentEvent): boolean {
+  return UI_ONLY_EVENT_TYPES.has(event.type);
+}
 
 export function usageFields(usage: Usage): UsageFields {
   return {
@@ -175,7 +190,8 @@ export function goJsonStringify(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => GO_ESCAPES[ch] ?? ch);
 }
 
-/** One --json output line for the event, including the trailing newline. */
+/** One --json output line for the event, including the trailing newline; "" for a UI-only event. */
 export function toJsonEventLine(event: AgentEvent): string {
+  if (isUiOnlyEvent(event)) return "";
   return `${goJsonStringify(eventJson(event))}\n`;
 }

@@ -61,7 +61,8 @@ export interface ToolCallInfo {
 
 export interface ToolCallDecision {
   /** Refuse the call; the model sees reason as the tool's error result. */
-  readonly block?: { readonly reason: string; readonly status?: "blocked" | "cancelled" };
+  /** `by`: the extension that refused, when one did (UI-only: the tool_result details carry it as `blocked_by`). */
+  readonly block?: { readonly reason: string; readonly status?: "blocked" | "cancelled"; readonly by?: string };
   /** Replacement arguments the tool will see (must be a JSON object); the transcript keeps the original. */
   readonly args?: Readonly<Record<string, unknown>>;
 }

@@ -8,6 +8,7 @@ export type { AgentSessionOptions, RunToolOptions } from "./session.ts";
 export { ABORTED_MESSAGE } from "./loop.ts";
 export {
   toJsonEventLine,
+  isUiOnlyEvent,
   eventJson,
   contentJson,
   goJsonStringify,

@@ -151,9 +151,9 @@ async function callModel(core: AgentCore, system: string, signal: AbortSignal): 
       case "tool_use_start":
       case "tool_use_args":
       case "tool_use_end":
+      case "thinking_delta":
         emit(event);
         return;
-      case "thinking_delta":
       case "usage":
         return;
     }
@@ -310,6 +310,7 @@ export async function runPrompt(
       origin: MODEL_ORIGIN,
       signal,
       onProgress: (id, progress) => emit({ type: "tool_progress", id, text: progress }),
+      onGuard: (id, waiting) => emit({ type: "tool_guard", id, waiting }),
       onSettled: (record) =>
         emit({
           type: "tool_result",

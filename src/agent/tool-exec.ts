@@ -38,6 +38,8 @@ export interface ToolBatchOptions {
   readonly onProgress?: (id: string, text: string) => void;
   /** Called once per call as soon as its record is final (completion order). */
   readonly onSettled?: (record: ToolCallRecord) => void;
+  /** The beforeToolCall hook (extension guards, confirmation) is consulted for a call (true), and answered (false). */
+  readonly onGuard?: (id: string, waiting: boolean) => void;
 }
 
 const DEFAULT_EXCLUSIVE_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash"]);
@@ -114,8 +116,10 @@ function settled(
   effectiveArgs: JsonObject | undefined,
   text: string,
   status: ToolStatus,
+  blockedBy?: string,
 ): PreparedCall {
-  return { kind: "settled", call, effectiveArgs, outcome: errorOutcome(text, status), status };
+  const outcome = errorOutcome(text, status);
+  return { kind: "settled", call, effectiveArgs, outcome: blockedBy === undefined ? outcome : { ...outcome, details: { blocked_by: blockedBy } }, status };
 }
 
 function classify(outcome: ToolOutcome): ToolStatus {
@@ -138,6 +142,7 @@ async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: 
   const hook = env.hooks.beforeToolCall;
   if (hook === undefined) return { kind: "ready", call, tool, effectiveArgs: parsed.args };
   let effectiveArgs = parsed.args;
+  options.onGuard?.(call.id, true);
   try {
     const decision = await hook({
       id: call.id,
@@ -149,11 +154,13 @@ async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: 
     });
     if (decision?.block !== undefined) {
       const reason = decision.block.reason === "" ? DEFAULT_TOOL_BLOCK_REASON : decision.block.reason;
-      return settled(call, parsed.args, reason, decision.block.status ?? "blocked");
+      return settled(call, parsed.args, reason, decision.block.status ?? "blocked", decision.block.by);
     }
     if (decision?.args !== undefined && isJsonObject(decision.args)) effectiveArgs = decision.args;
   } catch (err) {
     return settled(call, parsed.args, `tool call guard failed: ${errorMessage(err)}`, "blocked");
+  } finally {
+    options.onGuard?.(call.id, false);
   }
   if (options.signal.aborted) return settled(call, effectiveArgs, ABORTED_BEFORE_EXECUTION, "cancelled");
   return { kind: "ready", call, tool, effectiveArgs };

@@ -231,7 +231,7 @@ export class ExtensionBridge {
       const chain = await interceptToolCall(interceptors, base, info.args, info.signal, DEFAULT_TOOL_BLOCK_REASON);
       if (chain.decision.blocked) {
         this.emit("permission_decision", { ...base, decision: "denied", source: "policy", stage: "pre_execution", reason: chain.decision.reason });
-        return { block: { reason: chain.decision.reason, status: "blocked" } };
+        return { block: { reason: chain.decision.reason, status: "blocked", by: chain.decision.by } };
       }
       args = chain.args;
       rewritten = chain.rewritten;

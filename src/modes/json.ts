@@ -1,6 +1,7 @@
 /**
  * JSON mode output (`zot --json`, schema in docs/json.md): one line per
- * agent event via toJsonEventLine, written as it happens. The agent ends
+ * agent event via toJsonEventLine, written as it happens (UI-only events,
+ * such as thinking_delta, are not written). The agent ends
  * every prompt with exactly one `done` or `error`; this output adds a
  * terminal line only where no prompt produced one: `done` after an
  * extension command's display/noop, `error` when the run failed before or
@@ -9,7 +10,7 @@
  * characters are written as \u escapes (common/terminal-text.ts; the same
  * JSON value), so no line can drive the terminal.
  */
-import { goJsonStringify, toJsonEventLine, type AgentEvent } from "../agent/events.ts";
+import { goJsonStringify, isUiOnlyEvent, toJsonEventLine, type AgentEvent } from "../agent/events.ts";
 import { jsonForStdout } from "../common/terminal-text.ts";
 import { StdoutWriter, type HeadlessOutput } from "./output.ts";
 
@@ -17,6 +18,7 @@ export function createJsonOutput(writer: StdoutWriter = new StdoutWriter()): Hea
   /** The last line written was a terminal event (done / error). */
   let terminal = false;
   const emit = (event: AgentEvent): void => {
+    if (isUiOnlyEvent(event)) return;
     writer.write(jsonForStdout(toJsonEventLine(event)));
     terminal = event.type === "done" || event.type === "error";
   };

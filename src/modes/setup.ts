@@ -46,6 +46,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
+import type { CompactionObserver } from "../agent/compaction.ts";
 import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
 import { toolCallDecision } from "../agent/permissions.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
@@ -97,6 +98,8 @@ export interface HeadlessRuntime {
 export interface InteractiveSetup {
   /** The --no-yolo gate; absent means yolo. */
   readonly permissions?: PermissionPolicy;
+  /** Told when a compaction (automatic or /compact) starts and ends, after the extensions are. */
+  readonly compaction?: CompactionObserver;
 }
 
 export interface HeadlessSetupInput {
@@ -355,11 +358,16 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     initialCumulative: session.loaded?.cumulativeUsage,
     compactionObserver:
       bridge === undefined
-        ? undefined
+        ? input.interactive?.compaction
         : {
-            onCompactionStart: (info) => bridge.compactionStarted(info),
-            onCompactionEnd: (info) =>
-              bridge.compactionFinished({ ...info, error: info.error === undefined ? undefined : info.error.message }),
+            onCompactionStart: (info) => {
+              bridge.compactionStarted(info);
+              input.interactive?.compaction?.onCompactionStart?.(info);
+            },
+            onCompactionEnd: (info) => {
+              bridge.compactionFinished({ ...info, error: info.error === undefined ? undefined : info.error.message });
+              input.interactive?.compaction?.onCompactionEnd?.(info);
+            },
           },
   });
   if (agent instanceof ZotError) throw agent;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ToolCallInfo, ToolResultInfo } from "../../src/agent/index.ts";
+import { toJsonEventLine, type AgentEvent, type ToolCallInfo, type ToolResultInfo } from "../../src/agent/index.ts";
 import { textOutcome } from "../../src/tools/types.ts";
 import { defineTool, echoTool, eventTypes, expectSingleTerminal, harness, toolResultsOf, type ToolCallLog } from "./fixtures.ts";
 import { reply, text, toolCall } from "./scripted-client.ts";
@@ -252,4 +252,34 @@ describe("agent hooks", () => {
     await fine.session.prompt("x");
     expectSingleTerminal(fine.events, "done");
   });
+});
+
+test("a tool call blocked by a named guard carries blocked_by in the tool_result details (UI-only)", async () => {
+  const h = harness(
+    [reply([toolCall("c1", "echo", { text: "hi" })], "tool_use"), reply([text("ok")], "end")],
+    [echoTool([])],
+    { hooks: { beforeToolCall: async () => ({ block: { reason: "no echo today", by: "guard" } }) } },
+  );
+  await h.session.prompt("go");
+  const result = h.events.find((event) => event.type === "tool_result");
+  expect(result).toMatchObject({ type: "tool_result", id: "c1", is_error: true, status: "blocked", details: { blocked_by: "guard" } });
+  expect(toJsonEventLine(result as AgentEvent)).not.toContain("guard");
+});
+
+test("the guards of a call are announced as UI-only tool_guard events around the beforeToolCall hook", async () => {
+  const h = harness(
+    [reply([toolCall("c1", "echo", { text: "hi" })], "tool_use"), reply([text("ok")], "end")],
+    [echoTool([])],
+    { hooks: { beforeToolCall: async () => undefined } },
+  );
+  await h.session.prompt("go");
+  const types = eventTypes(h.events);
+  const guards = h.events.filter((event) => event.type === "tool_guard");
+  expect(guards).toEqual([
+    { type: "tool_guard", id: "c1", waiting: true },
+    { type: "tool_guard", id: "c1", waiting: false },
+  ]);
+  expect(types.indexOf("tool_call")).toBeLessThan(types.indexOf("tool_guard"));
+  expect(types.lastIndexOf("tool_guard")).toBeLessThan(types.indexOf("tool_result"));
+  expect(toJsonEventLine(guards[0] as AgentEvent)).toBe("");
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentSession } from "../../src/agent/index.ts";
+import { AgentSession, isUiOnlyEvent, toJsonEventLine } from "../../src/agent/index.ts";
 import { ZotError } from "../../src/common/errors.ts";
 import { ProviderError } from "../../src/providers/types.ts";
 import { textOutcome } from "../../src/tools/types.ts";
@@ -17,6 +17,19 @@ import {
 import { ScriptedClient, fail, hangUntilAbort, reply, text, toolCall, usage } from "./scripted-client.ts";
 
 describe("agent loop", () => {
+  test("the model's thinking streams as UI-only thinking_delta events before the text", async () => {
+    const h = harness([reply([{ type: "thinking", thinking: "let me think", signature: "sig" }, text("four")], "end")], []);
+    expect(await h.session.prompt("2+2?")).toEqual({ status: "done" });
+    const deltas = h.events.filter((e) => e.type === "thinking_delta" || e.type === "text_delta");
+    expect(deltas).toEqual([
+      { type: "thinking_delta", delta: "let me think" },
+      { type: "text_delta", delta: "four" },
+    ]);
+    const thinking = h.events.find((e) => e.type === "thinking_delta");
+    expect(thinking !== undefined && isUiOnlyEvent(thinking)).toBe(true);
+    expect(thinking === undefined ? "missing" : toJsonEventLine(thinking)).toBe("");
+  });
+
   test("multi-step tool use emits the original event sequence and pairs results", async () => {
     const log: ToolCallLog[] = [];
     const h = harness(

@@ -118,3 +118,13 @@ test("a setup failure before the agent runs is still one error line", async () =
   expect(parseJsonLines(noPrompt.stdout)).toEqual([{ type: "error", message: "json mode requires a prompt (argument or stdin)" }]);
   expect(env.server.requests).toHaveLength(0);
 });
+
+test("the model's thinking streams to the terminal UI only: --json writes no thinking_delta and no thinking text", async () => {
+  env.server.enqueue({ type: "thinking", thinking: "secret musing about the answer", text: "The answer is 4." });
+  const result = await env.run(["--json", "what is 2+2?", ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  const types = parseJsonLines(result.stdout).map((event) => String(event.type));
+  expect(types).toContain("text_delta");
+  expect(types).not.toContain("thinking_delta");
+  expect(result.stdout).not.toContain("musing");
+});

@@ -97,6 +97,18 @@ const response = (command: string, id?: string | number) => (line: Json) =>
 const ofType = (type: string) => (line: Json) => line.type === type;
 const types = (lines: readonly Json[]) => lines.map((line) => String(line.type));
 
+test("the model's thinking is UI-only: RPC writes no thinking_delta event and no thinking text", async () => {
+  env.server.enqueue({ type: "thinking", thinking: "secret musing about the answer", text: "The answer is 4." });
+  const rpc = await startRpc();
+  rpc.send({ type: "prompt", id: "p1", message: "what is 2+2?" });
+  await rpc.waitFor(ofType("done"));
+  rpc.closeStdin();
+  expect(await rpc.exited()).toBe(0);
+  expect(types(rpc.lines)).toContain("text_delta");
+  expect(types(rpc.lines)).not.toContain("thinking_delta");
+  expect(JSON.stringify(rpc.lines)).not.toContain("musing");
+});
+
 test("command matrix: ping, hello, state, models, set_model, messages, malformed and unknown lines", async () => {
   const rpc = await startRpc();
   rpc.send({ type: "ping", id: 1 });

@@ -1,38 +1,43 @@
 /**
- * The interactive session's controller: turns keys into editing, prompts,
- * commands and panel input, runs one operation at a time (a model prompt, an
- * extension command, /compact, /reload-ext) and queues what is submitted
- * meanwhile, and is the extension host's UI (notes, submit, panels). It
- * composes the live region (streaming tail, panel, notes, queue, busy line or
- * confirmation question, editor) for the Screen.
- *
- * Keys: Enter submits; Ctrl+C closes a panel, else aborts the running
- * operation (dropping the queue), else clears the line, and exits when
- * pressed twice within 2 s; Ctrl+D on an empty line exits; Esc closes a
- * panel or dismisses notes; Ctrl+L redraws. `closed` resolves with the exit
- * code once the user (or a signal) asked to leave; the caller then calls
- * shutdown() and restores the terminal.
+ * The interactive session's controller: runs one operation at a time (a
+ * model prompt, an extension command, /compact, /reload-ext) and queues
+ * what is submitted meanwhile (shown as chips; dropped when the turn is
+ * cancelled), and is the extension host's UI (notes, submit, panels) and the
+ * commands' host. Keys are routed by keymap.ts, the live region composed by
+ * live.ts; what is finished goes to scrollback through the Chat's commit
+ * (Screen.commit, once). `closed` resolves with the exit code once the user
+ * (or a signal) asked to leave; the caller then calls shutdown() and stops
+ * the renderer.
  */
+import { estimateTokens } from "../../agent/compaction-text.ts";
 import type { ConfirmAnswer, ConfirmRequest, PermissionGate } from "../../agent/permissions.ts";
 import { errorMessage } from "../../common/errors.ts";
 import type { ExtensionUI, NoteLevel } from "../../ext/host.ts";
 import type { Catalog } from "../../providers/index.ts";
+import { Editor, type LiveSource, type LiveView, type ScrollView, type TerminalSize, type Theme } from "../../tui/index.ts";
 import { parseSlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
-import { builtinCommand, commandCompletions, runBuiltin, runExtensionCommand, type CommandHost } from "./commands.ts";
+import { Chat } from "./chat.ts";
+import { builtinCommand, commandEntries, runBuiltin, runExtensionCommand, type CommandHost } from "./commands.ts";
 import { answerWords, ConfirmQuestion } from "./confirm.ts";
-import { LineEditor } from "./editor.ts";
 import { NoteBoard } from "./ext-ui.ts";
-import { KeyDecoder, type KeyEvent } from "./keys.ts";
-import { composeLiveView, SPINNER_INTERVAL_MS } from "./live-view.ts";
-import { panelKey, type OpenPanel } from "./panel.ts";
-import type { LiveView, Screen } from "./screen.ts";
-import type { Style } from "./style.ts";
-import type { Transcript } from "./transcript.ts";
+import { FileIndex } from "./file-index.ts";
+import type { PromptHistory } from "./history.ts";
+import { composeLive } from "./live.ts";
+import type { OpenPanel } from "./panel.ts";
+import { Popup } from "./popup.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
 const SHUTDOWN_WAIT_MS = 3_000;
+const TICK_MS = 100;
+
+/** What the app needs of the renderer. */
+export interface Screen {
+  commit(lines: readonly string[]): void;
+  requestFrame(): void;
+  clearScreen(options: { scrollback: boolean }): void;
+}
 
 interface QueuedInput {
   readonly text: string;
@@ -45,75 +50,135 @@ interface QueuedInput {
 
 interface Operation {
   readonly label: string;
+  readonly prompt: boolean;
+  readonly since: number;
   readonly controller: AbortController;
   done: Promise<void>;
 }
 
 export interface AppOptions {
   readonly runtime: HeadlessRuntime;
-  readonly screen: Screen;
-  readonly transcript: Transcript;
-  readonly style: Style;
+  readonly theme: Theme;
   readonly gate: PermissionGate;
+  readonly noYolo: boolean;
+  readonly jailed: boolean;
+  readonly home: string | undefined;
+  readonly history: PromptHistory;
   readonly catalog: () => Promise<Catalog>;
+  /** The terminal's size now (lines are laid out at its width). */
+  readonly size: () => TerminalSize;
 }
 
-export class InteractiveApp implements CommandHost, ExtensionUI {
+export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly runtime: HeadlessRuntime;
-  readonly transcript: Transcript;
   readonly gate: PermissionGate;
-  readonly editor = new LineEditor();
+  readonly theme: Theme;
+  readonly chat: Chat;
+  readonly editor: Editor;
+  readonly popup: Popup;
   readonly confirmer: ConfirmQuestion;
+  readonly notes = new NoteBoard();
   readonly closed: Promise<number>;
-  readonly #screen: Screen;
-  readonly #style: Style;
-  readonly #catalog: () => Promise<Catalog>;
-  readonly #notes = new NoteBoard();
-  readonly #decoder = new KeyDecoder();
-  readonly #queue: QueuedInput[] = [];
-  #panel: OpenPanel | undefined;
+  readonly queue: QueuedInput[] = [];
+  readonly history: PromptHistory;
+  readonly options: AppOptions;
+  panel: OpenPanel | undefined;
+  help: readonly string[] | undefined;
+  outputView: ScrollView | undefined;
+  hint: string | undefined;
+  lastInterrupt = Number.NEGATIVE_INFINITY;
+  #screen: Screen | undefined;
+  readonly #pending: string[][] = [];
+  readonly #files: FileIndex;
+  readonly #failedExtensions = new Set<string>();
   #active: Operation | undefined;
-  #lastInterrupt = Number.NEGATIVE_INFINITY;
-  #hint: string | undefined;
+  #autoCompacting = false;
+  #contextTokens: number | undefined;
   #hintTimer: Timer | undefined;
-  #spinnerFrame = 0;
-  #spinnerTimer: Timer | undefined;
+  #ticker: Timer | undefined;
   #exiting = false;
   #resolveClosed: (code: number) => void = () => {};
 
   constructor(options: AppOptions) {
+    this.options = options;
     this.runtime = options.runtime;
-    this.transcript = options.transcript;
     this.gate = options.gate;
-    this.#screen = options.screen;
-    this.#style = options.style;
-    this.#catalog = options.catalog;
+    this.theme = options.theme;
+    this.history = options.history;
+    this.chat = new Chat({
+      theme: options.theme,
+      commit: (lines) => this.#commit(lines),
+      width: () => options.size().columns,
+      now: () => Date.now(),
+      holdText: () => {
+        const manager = this.runtime.extensions?.manager;
+        if (manager === undefined) return false;
+        return manager.connections().some((connection) => !connection.closed && manager.subscriptions.get(connection.name)?.intercept.has("assistant_message") === true);
+      },
+    });
+    this.editor = new Editor({ theme: options.theme, maxRows: 10 });
+    this.editor.setHistory(options.history.entries);
+    this.#files = new FileIndex(this.runtime.cwd, () => {
+      this.popup.refresh();
+      this.frame();
+    });
+    this.popup = new Popup({ theme: options.theme, editor: this.editor, commands: () => commandEntries(this.runtime), files: () => this.#files });
     this.confirmer = new ConfirmQuestion(
-      () => this.#screen.refresh(),
+      () => this.frame(),
       (request, choice) => this.#confirmed(request, choice),
     );
+    const messages = this.runtime.agent.messages;
+    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
     this.closed = new Promise<number>((resolve) => (this.#resolveClosed = resolve));
+  }
+
+  /** From now on lines go to the screen (those committed before are written first). */
+  attach(screen: Screen): void {
+    this.#screen = screen;
+    for (const lines of this.#pending.splice(0)) screen.commit(lines);
+    screen.requestFrame();
   }
 
   get busy(): boolean {
     return this.#active !== undefined;
   }
 
-  catalog(): Promise<Catalog> {
-    return this.#catalog();
+  /** The running operation: what it is and since when. */
+  get active(): { readonly label: string; readonly prompt: boolean; readonly since: number } | undefined {
+    return this.#active;
   }
 
-  /** Raw terminal input. */
-  input(chunk: string): void {
-    for (const key of this.#decoder.push(chunk)) {
-      if (this.#exiting) return;
-      try {
-        this.#key(key);
-      } catch (err) {
-        this.transcript.error(`zot: ${errorMessage(err)}`);
-      }
-    }
-    this.#screen.refresh();
+  get autoCompacting(): boolean {
+    return this.#autoCompacting;
+  }
+
+  /** Tokens the conversation takes in the model's window (last usage, or an estimate); undefined when unknown. */
+  get contextTokens(): number | undefined {
+    return this.#contextTokens;
+  }
+
+  get failedExtensions(): readonly string[] {
+    return [...this.#failedExtensions];
+  }
+
+  get exiting(): boolean {
+    return this.#exiting;
+  }
+
+  catalog(): Promise<Catalog> {
+    return this.options.catalog();
+  }
+
+  frame(): void {
+    this.#screen?.requestFrame();
+  }
+
+  clearScreen(scrollback: boolean): void {
+    this.#screen?.clearScreen({ scrollback });
+  }
+
+  renderLive(width: number, height: number): LiveView {
+    return composeLive(this, width, height);
   }
 
   /** Asks to leave; `closed` resolves with the code. */
@@ -126,32 +191,55 @@ export class InteractiveApp implements CommandHost, ExtensionUI {
   /** Aborts the running operation and waits (bounded) for it to wind down. */
   async shutdown(): Promise<void> {
     this.#exiting = true;
-    this.#queue.length = 0;
-    clearInterval(this.#spinnerTimer);
+    this.queue.length = 0;
+    clearInterval(this.#ticker);
     clearTimeout(this.#hintTimer);
     const active = this.#active;
-    if (active === undefined) return;
-    active.controller.abort();
-    let timer: Timer | undefined;
-    await Promise.race([active.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)))]);
-    clearTimeout(timer);
+    if (active !== undefined) {
+      active.controller.abort();
+      let timer: Timer | undefined;
+      await Promise.race([active.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    this.chat.settle();
+    await this.history.flush();
+  }
+
+  /** Stops the running operation (Esc, Ctrl+C); queued prompts are dropped. */
+  cancel(): boolean {
+    if (this.#active === undefined) return false;
+    this.#active.controller.abort();
+    if (this.queue.length > 0) this.chat.warn(`dropped ${this.queue.length} queued prompt(s)`);
+    this.queue.length = 0;
+    return true;
+  }
+
+  showHint(text: string): void {
+    clearTimeout(this.#hintTimer);
+    this.hint = text;
+    this.#hintTimer = setTimeout(() => {
+      this.hint = undefined;
+      this.frame();
+    }, EXIT_PRESS_WINDOW_MS);
   }
 
   /** Text the user submitted: a command or a prompt; queued while an operation runs. */
   submitInput(text: string): void {
     if (text.trim() === "") return;
-    this.editor.remember(text);
+    this.help = undefined;
+    void this.history.add(text);
+    this.editor.setHistory(this.history.entries);
     const command = parseSlashCommand(text);
     const builtin = command === undefined ? undefined : builtinCommand(command.name);
     if (command !== undefined && builtin?.immediate === true) {
-      if (builtin.name !== "exit") this.transcript.info(`› ${text}`);
+      if (builtin.name !== "exit" && builtin.name !== "help") this.chat.info(`› ${text}`);
       void runBuiltin(this, builtin, command.args, new AbortController().signal);
       return;
     }
     if (this.busy) {
       const isCommand = command !== undefined && (builtin !== undefined || this.#extensionCommand(command.name));
       if (!isCommand) this.runtime.extensions?.bridge.userPromptSubmit(text, 0, true);
-      this.#queue.push({ text, promptOnly: false, announced: !isCommand });
+      this.queue.push({ text, promptOnly: false, announced: !isCommand });
       return;
     }
     this.#start({ text, promptOnly: false, announced: false });
@@ -159,164 +247,110 @@ export class InteractiveApp implements CommandHost, ExtensionUI {
 
   agentPrompt(text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
     const { agent, extensions } = this.runtime;
-    this.#notes.clear();
-    this.transcript.user(text, options.via);
+    this.notes.clear();
+    this.chat.user(text, options.via);
     if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
     return agent.prompt(text, { signal }).then((outcome) => {
-      if (outcome.status === "error") this.transcript.error(`error: ${outcome.error.message}`);
-      else if (outcome.status === "blocked") this.transcript.warn(`blocked: ${outcome.reason}`);
-      else if (outcome.status === "aborted") this.transcript.warn("aborted");
-      this.transcript.status(agent.model.provider, agent.model.id, agent.cumulativeUsage);
+      this.chat.settle();
+      if (outcome.status === "error") this.chat.error(`error: ${outcome.error.message}`);
+      else if (outcome.status === "blocked") this.chat.warn(`blocked: ${outcome.reason}`);
+      else if (outcome.status === "aborted") this.chat.warn("aborted");
     });
   }
 
+  /** Every agent event (the chat model, plus what the status bar tracks). */
+  agentEvent(event: Parameters<Chat["event"]>[0]): void {
+    if (event.type === "usage") this.#contextTokens = event.input + event.cache_read + event.cache_write + event.output;
+    this.chat.event(event);
+    this.frame();
+  }
+
+  compactionStarted(): void {
+    this.#autoCompacting = this.#active?.label !== "/compact";
+    this.frame();
+  }
+
+  compactionEnded(): void {
+    this.#autoCompacting = false;
+    const messages = this.runtime.agent.messages;
+    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
+    this.frame();
+  }
+
   openPanel(panel: OpenPanel): void {
-    this.#panel = { ...panel };
-    this.#screen.refresh();
+    this.panel = { ...panel };
+    this.frame();
+  }
+
+  showHelp(lines: readonly string[]): void {
+    this.help = lines;
+    this.frame();
   }
 
   clearConversation(): void {
     const refused = this.runtime.agent.clearMessages();
     if (refused !== undefined) {
-      this.transcript.error(refused.message);
+      this.chat.error(refused.message);
       return;
     }
-    this.#notes.clear();
-    this.#screen.clearScreen();
-    this.transcript.success("conversation cleared");
+    this.notes.clear();
+    this.chat.reset();
+    this.#contextTokens = undefined;
+    this.clearScreen(true);
+    this.chat.success("conversation cleared");
   }
 
   // ExtensionUI
 
   notify(extension: string, level: NoteLevel, message: string): void {
-    this.#notes.add({ extension, level, message });
-    this.#screen.refresh();
+    this.notes.add({ extension, level, message });
+    this.frame();
   }
 
   clearNotes(extension: string): void {
-    if (this.#notes.clear(extension)) this.#screen.refresh();
+    if (this.notes.clear(extension)) this.frame();
   }
 
   /** An extension's `submit`: a model prompt now, or queued behind the running operation. */
   submit(extension: string, text: string): void {
     if (this.#exiting) return;
-    const via = extension;
     if (this.busy) {
       this.runtime.extensions?.bridge.userPromptSubmit(text, 0, true);
-      this.#queue.push({ text, promptOnly: true, announced: true, via });
-      this.#screen.refresh();
+      this.queue.push({ text, promptOnly: true, announced: true, via: extension });
+      this.frame();
       return;
     }
-    this.#start({ text, promptOnly: true, announced: false, via });
+    this.#start({ text, promptOnly: true, announced: false, via: extension });
   }
 
   panelRender(extension: string, frame: Parameters<ExtensionUI["panelRender"]>[1]): void {
-    const panel = this.#panel;
+    const panel = this.panel;
     if (panel === undefined || panel.extension !== extension || panel.id !== frame.panel_id) return;
     if (frame.title) panel.title = frame.title;
     panel.lines = frame.lines;
     panel.footer = frame.footer ?? panel.footer;
-    this.#screen.refresh();
+    this.frame();
   }
 
   panelClose(extension: string, panelId: string): void {
-    if (this.#panel?.extension !== extension || this.#panel.id !== panelId) return;
-    this.#panel = undefined;
-    this.#screen.refresh();
+    if (this.panel?.extension !== extension || this.panel.id !== panelId) return;
+    this.panel = undefined;
+    this.frame();
   }
 
   extensionFailed(extension: string, message: string): void {
-    this.transcript.error(`zot: extension ${extension}: ${message}`);
+    this.#failedExtensions.add(extension);
+    this.chat.error(`zot: extension ${extension}: ${message}`);
+    this.frame();
   }
 
   hostWarning(extension: string, message: string): void {
-    this.transcript.warn(`zot: warning: extension ${extension}: ${message}`);
+    this.chat.warn(`zot: warning: extension ${extension}: ${message}`);
   }
 
-  /** The live region under the transcript. */
-  view(): LiveView {
-    const active = this.#active;
-    return composeLiveView({
-      width: this.#screen.width,
-      height: this.#screen.height,
-      style: this.#style,
-      stream: (width, maxRows) => this.transcript.streamLines(width, maxRows),
-      panel: this.#panel,
-      notes: this.#notes.notes,
-      queued: this.#queue.map((queued) => queued.text),
-      question: this.confirmer.line(this.#style),
-      busy: active === undefined ? undefined : { label: active.label, frame: this.#spinnerFrame },
-      hint: this.#hint,
-      editor: this.editor.layout(this.#screen.width),
-    });
-  }
-
-  #key(key: KeyEvent): void {
-    if (key.kind === "key" && key.name === "ctrl+c") return this.#interrupt();
-    if (this.confirmer.handleKey(key)) return;
-    if (this.#panel !== undefined) return this.#panelKey(this.#panel, key);
-    if (key.kind === "key") {
-      switch (key.name) {
-        case "ctrl+d":
-          if (this.editor.isEmpty) return this.exit(0);
-          break;
-        case "escape":
-          if (this.#notes.clear()) this.#screen.refresh();
-          return;
-        case "ctrl+l":
-          return this.#screen.clearScreen();
-        case "tab":
-          return this.#complete();
-        default:
-      }
-    }
-    const result = this.editor.handle(key);
-    if (result.kind === "submit") this.submitInput(result.text);
-  }
-
-  #interrupt(): void {
-    const now = Date.now();
-    if (now - this.#lastInterrupt < EXIT_PRESS_WINDOW_MS) return this.exit(0);
-    this.#lastInterrupt = now;
-    if (this.#panel !== undefined) this.#closePanel(this.#panel);
-    else if (this.#active !== undefined) {
-      this.#active.controller.abort();
-      if (this.#queue.length > 0) this.transcript.warn(`dropped ${this.#queue.length} queued prompt(s)`);
-      this.#queue.length = 0;
-    } else this.editor.clear();
-    this.#showHint("press Ctrl+C again to exit");
-  }
-
-  #showHint(text: string): void {
-    clearTimeout(this.#hintTimer);
-    this.#hint = text;
-    this.#hintTimer = setTimeout(() => {
-      this.#hint = undefined;
-      this.#screen.refresh();
-    }, EXIT_PRESS_WINDOW_MS);
-  }
-
-  #panelKey(panel: OpenPanel, key: KeyEvent): void {
-    if (key.kind === "key" && key.name === "escape") return this.#closePanel(panel);
-    const connection = this.runtime.extensions?.manager.connection(panel.extension);
-    if (connection === undefined) {
-      this.#panel = undefined;
-      return;
-    }
-    for (const sent of panelKey(key)) connection.send({ type: "panel_key", panel_id: panel.id, ...sent });
-  }
-
-  #closePanel(panel: OpenPanel): void {
-    this.#panel = undefined;
-    this.runtime.extensions?.manager.connection(panel.extension)?.send({ type: "panel_close", panel_id: panel.id });
-    this.#screen.refresh();
-  }
-
-  /** Tab after `/prefix`: completes a unique command name, or lists the candidates. */
-  #complete(): void {
-    const names = commandCompletions(this.editor.text, this.runtime);
-    if (names.length === 1) this.editor.set(`/${names[0]} `);
-    else if (names.length > 1) this.transcript.info(names.map((name) => `/${name}`).join("  "));
+  #commit(lines: readonly string[]): void {
+    if (this.#screen === undefined) this.#pending.push([...lines]);
+    else this.#screen.commit(lines);
   }
 
   #extensionCommand(name: string): boolean {
@@ -326,46 +360,43 @@ export class InteractiveApp implements CommandHost, ExtensionUI {
   #start(input: QueuedInput): void {
     const command = input.promptOnly ? undefined : parseSlashCommand(input.text);
     if (command === undefined) {
-      this.#run("working", (signal) => this.agentPrompt(input.text, signal, { announced: input.announced, via: input.via }));
+      this.#run("working", true, (signal) => this.agentPrompt(input.text, signal, { announced: input.announced, via: input.via }));
       return;
     }
     const builtin = builtinCommand(command.name);
     if (builtin !== undefined) {
-      this.transcript.info(`› ${input.text}`);
-      this.#run(`/${builtin.name}`, (signal) => runBuiltin(this, builtin, command.args, signal));
+      this.chat.info(`› ${input.text}`);
+      this.#run(`/${builtin.name}`, false, (signal) => runBuiltin(this, builtin, command.args, signal));
       return;
     }
     if (this.#extensionCommand(command.name)) {
-      this.transcript.info(`› ${input.text}`);
-      this.#run(`/${command.name}`, (signal) => runExtensionCommand(this, command, signal));
+      this.chat.info(`› ${input.text}`);
+      this.#run(`/${command.name}`, true, (signal) => runExtensionCommand(this, command, signal));
       return;
     }
     const starting = this.runtime.extensions?.manager.starting().map((connection) => connection.name) ?? [];
     const hint = starting.length > 0 ? ` (still starting: ${starting.join(", ")}; try again once they are ready)` : " — type /help for the list";
-    this.transcript.error(`unknown command /${command.name}${hint}`);
+    this.chat.error(`unknown command /${command.name}${hint}`);
     this.#next();
   }
 
-  #run(label: string, task: (signal: AbortSignal) => Promise<void>): void {
-    const operation: Operation = { label, controller: new AbortController(), done: Promise.resolve() };
+  #run(label: string, prompt: boolean, task: (signal: AbortSignal) => Promise<void>): void {
+    const operation: Operation = { label, prompt, since: Date.now(), controller: new AbortController(), done: Promise.resolve() };
     this.#active = operation;
-    this.#spinnerTimer ??= setInterval(() => {
-      this.#spinnerFrame += 1;
-      this.#screen.refresh();
-    }, SPINNER_INTERVAL_MS);
-    this.#screen.refresh();
+    this.#ticker ??= setInterval(() => this.frame(), TICK_MS);
+    this.frame();
     operation.done = (async () => {
       try {
         await task(operation.controller.signal);
       } catch (err) {
-        this.transcript.error(`zot: ${errorMessage(err)}`);
+        this.chat.error(`zot: ${errorMessage(err)}`);
       } finally {
         if (this.#active === operation) this.#active = undefined;
         if (this.#active === undefined) {
-          clearInterval(this.#spinnerTimer);
-          this.#spinnerTimer = undefined;
+          clearInterval(this.#ticker);
+          this.#ticker = undefined;
         }
-        this.#screen.refresh();
+        this.frame();
         this.#next();
       }
     })();
@@ -373,14 +404,13 @@ export class InteractiveApp implements CommandHost, ExtensionUI {
 
   #next(): void {
     if (this.#exiting || this.#active !== undefined) return;
-    const queued = this.#queue.shift();
+    const queued = this.queue.shift();
     if (queued !== undefined) this.#start(queued);
   }
 
   #confirmed(request: ConfirmRequest, choice: ConfirmAnswer): void {
-    const words = answerWords(choice);
-    const line = `${request.toolName}: ${words}`;
-    if (choice === "deny" || choice === "cancel") this.transcript.warn(line);
-    else this.transcript.info(line);
+    const line = `${request.toolName}: ${answerWords(choice)}`;
+    if (choice === "deny" || choice === "cancel") this.chat.warn(line);
+    else this.chat.info(line);
   }
 }

@@ -6,7 +6,9 @@
  * the tool call/result pair, as in print mode), insert pre-fills the editor,
  * display prints `[ext] text`, open_panel opens the panel, noop does
  * nothing, error is printed in red. An unknown /name is reported with a
- * pointer to /help. Every failure is printed; nothing here throws.
+ * pointer to /help. /help opens an overlay above the editor (Esc closes it)
+ * instead of printing into the transcript. Every failure is printed;
+ * nothing here throws.
  */
 import type { PermissionGate } from "../../agent/permissions.ts";
 import { errorMessage } from "../../common/errors.ts";
@@ -14,9 +16,10 @@ import type { CommandActionHandler } from "../../ext/host.ts";
 import { findModel, syntheticModel, type Catalog, type ModelInfo } from "../../providers/index.ts";
 import { recordToolPrompt, type SlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
-import type { LineEditor } from "./editor.ts";
+import type { Editor } from "../../tui/index.ts";
+import type { Chat } from "./chat.ts";
 import type { OpenPanel } from "./panel.ts";
-import type { Transcript } from "./transcript.ts";
+import type { CommandEntry } from "./popup.ts";
 
 export interface BuiltinCommand {
   readonly name: string;
@@ -30,7 +33,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "help", usage: "/help", description: "commands and keys", immediate: true },
   { name: "model", usage: "/model [id]", description: "list the provider's models, or switch to one", immediate: false },
   { name: "compact", usage: "/compact", description: "summarise the older part of the conversation", immediate: false },
-  { name: "clear", usage: "/clear", description: "clear the conversation and the notes", immediate: false },
+  { name: "clear", usage: "/clear", description: "clear the conversation, the screen and its scrollback", immediate: false },
   { name: "reload-ext", usage: "/reload-ext", description: "restart every extension and re-read their manifests", immediate: false },
   { name: "yolo", usage: "/yolo", description: "stop asking before tool calls (with --no-yolo)", immediate: true },
   { name: "exit", usage: "/exit", description: "quit zot (also /quit, Ctrl+D, Ctrl+C twice)", immediate: true },
@@ -39,14 +42,17 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
 const ALIASES: Readonly<Record<string, string>> = { quit: "exit" };
 
 const KEY_HELP = [
-  ["Enter", "send"],
-  ["Alt+Enter, or \\ at the end", "new line"],
-  ["←/→ Home/End Ctrl+A/E", "move"],
+  ["Enter", "send (Tab/Enter complete in a popup)"],
+  ["Alt+Enter, Shift+Enter, \\ at the end", "new line"],
+  ["←/→ Home/End Ctrl+A/E Alt+←/→", "move"],
   ["Ctrl+U / Ctrl+K / Ctrl+W", "delete to start / to end / word"],
-  ["↑/↓", "prompt history"],
-  ["Ctrl+C", "clear the line / stop the turn; twice: exit"],
+  ["↑/↓", "prompt history (this project, across runs)"],
+  ["/  @", "command popup / file picker (→ enters a directory)"],
+  ["Esc", "close popup, notes or help; else stop the turn; else clear"],
+  ["Ctrl+C", "stop the turn / clear; twice within 2 s: exit"],
   ["Ctrl+D", "exit (on an empty line)"],
-  ["Esc", "dismiss notes; close a panel"],
+  ["Ctrl+O", "full output of the tool calls (Esc closes)"],
+  ["Ctrl+L", "redraw the screen"],
 ] as const;
 
 export function builtinCommand(name: string): BuiltinCommand | undefined {
@@ -55,29 +61,32 @@ export function builtinCommand(name: string): BuiltinCommand | undefined {
   return BUILTIN_COMMANDS.find((command) => command.name === canonical);
 }
 
-/** Command names (built-in and extension) that complete `/prefix`; [] when text is not a bare `/prefix`. */
-export function commandCompletions(text: string, runtime: HeadlessRuntime): string[] {
-  if (!/^\/[A-Za-z0-9_-]*$/.test(text)) return [];
-  const prefix = text.slice(1).toLowerCase();
-  const extensionNames = runtime.extensions?.manager.registry.commands().map((command) => command.name) ?? [];
-  return [...BUILTIN_COMMANDS.map((command) => command.name), ...extensionNames].filter((name) => name.toLowerCase().startsWith(prefix));
+/** Every command for the slash popup: built-ins in catalog order, then the extensions' commands. */
+export function commandEntries(runtime: HeadlessRuntime): CommandEntry[] {
+  const extensionCommands = runtime.extensions?.manager.registry.commands() ?? [];
+  return [
+    ...BUILTIN_COMMANDS.map((command) => ({ name: command.name, description: command.description })),
+    ...extensionCommands.map((command) => ({ name: command.name, description: command.description, extension: command.extension })),
+  ];
 }
 
 /** What the commands need from the app. */
 export interface CommandHost {
   readonly runtime: HeadlessRuntime;
-  readonly transcript: Transcript;
-  readonly editor: LineEditor;
+  readonly chat: Chat;
+  readonly editor: Editor;
   readonly gate: PermissionGate;
   catalog(): Promise<Catalog>;
   /** Runs a model prompt to its end (announced to extensions unless `announced`), then prints the status line. */
   agentPrompt(text: string, signal: AbortSignal, options?: { readonly announced?: boolean; readonly via?: string }): Promise<void>;
   openPanel(panel: OpenPanel): void;
+  /** Shows lines in the help overlay above the editor (Esc closes it). */
+  showHelp(lines: readonly string[]): void;
   clearConversation(): void;
   exit(): void;
 }
 
-function helpText(host: CommandHost): string {
+function helpLines(host: CommandHost): string[] {
   const rows = BUILTIN_COMMANDS.map((command) => `  ${command.usage.padEnd(14)} ${command.description}`);
   const extensionCommands = host.runtime.extensions?.manager.registry.commands() ?? [];
   if (extensionCommands.length > 0) {
@@ -85,8 +94,8 @@ function helpText(host: CommandHost): string {
     for (const command of extensionCommands) rows.push(`  /${command.name.padEnd(13)} ${command.description} [${command.extension}]`);
   }
   rows.push("keys:");
-  for (const [keys, what] of KEY_HELP) rows.push(`  ${keys.padEnd(28)} ${what}`);
-  return `commands:\n${rows.join("\n")}`;
+  for (const [keys, what] of KEY_HELP) rows.push(`  ${keys.padEnd(38)} ${what}`);
+  return ["commands:", ...rows];
 }
 
 function modelFor(catalog: Catalog, current: ModelInfo, id: string): ModelInfo | undefined {
@@ -104,12 +113,12 @@ async function modelCommand(host: CommandHost, id: string): Promise<void> {
     const listed = catalog.models.filter((model) => model.provider === current.provider);
     const all = listed.some((model) => model.id === current.id) ? listed : [current, ...listed];
     const rows = all.map((model) => `${model.id === current.id ? "*" : " "} ${model.id}`);
-    host.transcript.plain(`models of ${current.provider} (/model <id> to switch):\n${rows.join("\n")}`);
+    host.chat.plain(`models of ${current.provider} (/model <id> to switch):\n${rows.join("\n")}`);
     return;
   }
   const model = modelFor(catalog, current, id);
   if (model === undefined) {
-    host.transcript.error(`unknown model "${id}" for provider ${current.provider}; /model lists them`);
+    host.chat.error(`unknown model "${id}" for provider ${current.provider}; /model lists them`);
     return;
   }
   agent.setModel(model);
@@ -117,28 +126,28 @@ async function modelCommand(host: CommandHost, id: string): Promise<void> {
   try {
     session.writer?.appendMeta({ provider: model.provider, model: model.id });
   } catch (err) {
-    host.transcript.warn(`zot: warning: the session did not record the model change: ${errorMessage(err)}`);
+    host.chat.warn(`zot: warning: the session did not record the model change: ${errorMessage(err)}`);
   }
-  host.transcript.success(`model: ${model.provider}/${model.id}`);
+  host.chat.success(`model: ${model.provider}/${model.id}`);
 }
 
 async function compactCommand(host: CommandHost, signal: AbortSignal): Promise<void> {
-  host.transcript.info("compacting…");
+  host.chat.info("compacting…");
   const result = await host.runtime.agent.compact({ signal });
   if (result.status === "completed") {
-    host.transcript.success(`compacted: ${result.messageCountBefore} → ${result.messageCountAfter} messages (~${result.tokenEstimateBefore} → ~${result.tokenEstimateAfter} tokens)`);
-  } else if (result.status === "cancelled") host.transcript.warn("compaction cancelled");
-  else host.transcript.error(`compaction ${result.status}: ${result.error?.message ?? "no summary"}`);
+    host.chat.success(`compacted: ${result.messageCountBefore} → ${result.messageCountAfter} messages (~${result.tokenEstimateBefore} → ~${result.tokenEstimateAfter} tokens)`);
+  } else if (result.status === "cancelled") host.chat.warn("compaction cancelled");
+  else host.chat.error(`compaction ${result.status}: ${result.error?.message ?? "no summary"}`);
 }
 
 /** Restarts the extensions, then gives the agent the new tool set and a fresh system prompt hook run. */
 async function reloadCommand(host: CommandHost): Promise<void> {
   const { extensions, agent, tools } = host.runtime;
   if (extensions === undefined) {
-    host.transcript.warn("no extension host in this run");
+    host.chat.warn("no extension host in this run");
     return;
   }
-  host.transcript.info("reloading extensions…");
+  host.chat.info("reloading extensions…");
   const stats = await extensions.manager.reload();
   const names = new Set(tools.all().flatMap((tool) => (tool.extension === undefined ? [] : [tool.extension])));
   for (const name of names) tools.unregisterExtension(name);
@@ -146,18 +155,18 @@ async function reloadCommand(host: CommandHost): Promise<void> {
   agent.setTools(tools);
   agent.resetSystemPrompt();
   const summary = `reloaded: ${stats.stopped} stopped, ${stats.loaded} loaded (${stats.ready} ready)`;
-  if (stats.errors.length === 0) host.transcript.success(summary);
-  else host.transcript.warn(`${summary}, ${stats.errors.length} error(s)`);
-  for (const error of stats.errors) host.transcript.error(`  ${error.message}`);
+  if (stats.errors.length === 0) host.chat.success(summary);
+  else host.chat.warn(`${summary}, ${stats.errors.length} error(s)`);
+  for (const error of stats.errors) host.chat.error(`  ${error.message}`);
 }
 
 function yoloCommand(host: CommandHost): void {
   if (host.gate.yolo) {
-    host.transcript.info("yolo is already on: tool calls run without asking");
+    host.chat.info("yolo is already on: tool calls run without asking");
     return;
   }
   host.gate.enableYolo();
-  host.transcript.success("yolo on: tool calls run without asking for the rest of this session");
+  host.chat.success("yolo on: tool calls run without asking for the rest of this session");
 }
 
 /** Runs a built-in command; `signal` aborts the long ones. */
@@ -165,7 +174,7 @@ export async function runBuiltin(host: CommandHost, command: BuiltinCommand, arg
   try {
     switch (command.name) {
       case "help":
-        return host.transcript.plain(helpText(host));
+        return host.showHelp(helpLines(host));
       case "exit":
         return host.exit();
       case "clear":
@@ -180,7 +189,7 @@ export async function runBuiltin(host: CommandHost, command: BuiltinCommand, arg
         return yoloCommand(host);
     }
   } catch (err) {
-    host.transcript.error(`/${command.name}: ${errorMessage(err)}`);
+    host.chat.error(`/${command.name}: ${errorMessage(err)}`);
   }
 }
 
@@ -192,30 +201,30 @@ export async function runExtensionCommand(host: CommandHost, command: SlashComma
   try {
     invoked = await manager.invokeCommand(command.name, command.args, { signal });
   } catch (err) {
-    host.transcript.error(signal.aborted ? `/${command.name}: cancelled` : errorMessage(err));
+    host.chat.error(signal.aborted ? `/${command.name}: cancelled` : errorMessage(err));
     return;
   }
   const extension = invoked.command.extension;
   const via = `/${invoked.command.name}`;
-  const { transcript } = host;
+  const { chat } = host;
   const handler: CommandActionHandler = {
     prompt: (text) => host.agentPrompt(text, signal, { via }),
     toolPrompt: async (request) => {
-      const driver = { runtime: host.runtime, signal, showEvent: (event: Parameters<Transcript["event"]>[0]) => transcript.event(event) };
+      const driver = { runtime: host.runtime, signal, showEvent: (event: Parameters<Chat["event"]>[0]) => chat.event(event) };
       await recordToolPrompt(driver, extension, request.toolName, request.toolArgs);
-      if (signal.aborted) transcript.warn("aborted");
+      if (signal.aborted) chat.warn("aborted");
       else if (request.prompt.trim() !== "") await host.agentPrompt(request.prompt, signal, { via });
     },
     insert: (text) => host.editor.insert(text),
-    display: (text) => transcript.display(extension, text),
+    display: (text) => chat.display(extension, text),
     openPanel: (panel) => host.openPanel({ extension, id: panel.id, title: panel.title, lines: panel.lines, footer: panel.footer }),
     noop: () => {},
-    error: (message) => transcript.error(message),
+    error: (message) => chat.error(message),
   };
   try {
     const { dispatchCommandResponse } = await import("../../ext/host.ts");
     await dispatchCommandResponse(extension, invoked.command.name, invoked.response, handler);
   } catch (err) {
-    transcript.error(`${via}: ${errorMessage(err)}`);
+    chat.error(`${via}: ${errorMessage(err)}`);
   }
 }

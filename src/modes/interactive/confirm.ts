@@ -7,8 +7,7 @@
  * aborts (turn cancelled, /yolo) leaves the queue and answers "cancel".
  */
 import type { ConfirmAnswer, ConfirmRequest, Confirmer } from "../../agent/permissions.ts";
-import type { KeyEvent } from "./keys.ts";
-import type { Style } from "./style.ts";
+import type { Key, Theme } from "../../tui/index.ts";
 
 interface PendingQuestion {
   readonly request: ConfirmRequest;
@@ -71,7 +70,7 @@ export class ConfirmQuestion implements Confirmer {
   }
 
   /** Takes the key when a question is open; true when it was consumed. */
-  handleKey(key: KeyEvent): boolean {
+  handleKey(key: Key): boolean {
     const current = this.#queue[0];
     if (current === undefined) return false;
     let choice: ConfirmAnswer | undefined;
@@ -85,12 +84,12 @@ export class ConfirmQuestion implements Confirmer {
   }
 
   /** The question line for the live region, or undefined when none is open. */
-  line(style: Style): string | undefined {
+  line(theme: Theme): string | undefined {
     const current = this.#queue[0];
     if (current === undefined) return undefined;
-    const more = this.#queue.length > 1 ? style.dim(` (${this.#queue.length - 1} more)`) : "";
+    const more = this.#queue.length > 1 ? theme.muted(` (${this.#queue.length - 1} more)`) : "";
     const { toolName, preview } = current.request;
-    return `${style.yellow(`Allow ${toolName} ${JSON.stringify(preview)}?`)} [y]es / [a]lways this tool / [A]ll / [n]o${more}`;
+    return `${theme.warning(`Allow ${toolName} ${JSON.stringify(preview)}?`)} [y]es / [a]lways this tool / [A]ll / [n]o${more}`;
   }
 }
 

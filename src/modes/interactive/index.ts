@@ -1,13 +1,15 @@
 /**
- * `zot` on a terminal: the line-based interactive mode (docs/interactive.md).
- * Sets up like print mode (setup.ts: provider, tools, skills, extensions,
- * session; new by default, --continue / --resume / --session) with the
- * interactive additions (interactive tools, the --no-yolo confirmation, the
- * extension UI), then hands the terminal to the app until the user leaves.
- * Extensions start in the background: the editor takes input at once, their
- * tools and commands join as each becomes ready, and load problems (an
- * extension that never spoke included, once the startup bound passed) show
- * in the transcript. A positional prompt pre-fills the editor; it is not sent.
+ * `zot` on a terminal: the chat screen (docs/interactive.md). Sets up like
+ * print mode (setup.ts: provider, tools, skills, extensions, session; new by
+ * default, --continue / --resume / --session) with the interactive
+ * additions (interactive tools, the --no-yolo confirmation, the extension
+ * UI), then hands the terminal to the app (src/tui Renderer on the main
+ * screen: finished content goes to scrollback once, the live region is
+ * redrawn by diff) until the user leaves. A resumed conversation is replayed
+ * into scrollback first (replay.ts). Extensions start in the background: the
+ * screen paints and takes input at once, the status bar says which are still
+ * loading or failed, and their tools and commands join as each becomes
+ * ready. A positional prompt pre-fills the editor; it is not sent.
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,
@@ -15,6 +17,7 @@
  * extensions shut down, the session file closed). A setup failure restores
  * nothing (the terminal was never touched) and propagates as `zot: …`.
  */
+import { homedir } from "node:os";
 import type { AgentEvent } from "../../agent/events.ts";
 import { gateForMode } from "../../agent/permissions.ts";
 import { errorMessage } from "../../common/errors.ts";
@@ -22,25 +25,27 @@ import { zotPaths } from "../../common/home.ts";
 import { ZOT_SEMVER } from "../../common/version.ts";
 import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
+import { createTheme, processTerminal, Renderer, type Key } from "../../tui/index.ts";
 import { Cleanup } from "../cleanup.ts";
 import { parseHeadlessOptions } from "../options.ts";
 import { InterruptedError } from "../prompt-input.ts";
 import { setupHeadless } from "../setup.ts";
 import { InteractiveApp } from "./app.ts";
 import { DeferredExtensionUI } from "./ext-ui.ts";
-import { Screen } from "./screen.ts";
-import { colorEnabled, createStyle } from "./style.ts";
-import { openTerminal } from "./terminal.ts";
-import { Transcript } from "./transcript.ts";
+import { PromptHistory } from "./history.ts";
+import { handleKey } from "./keymap.ts";
+import { replayConversation } from "./replay.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 
+/** Colours: off when NO_COLOR is set (non-empty) or TERM is "dumb". */
+export function colorEnabled(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (env.NO_COLOR ?? "") === "" && env.TERM !== "dumb";
+}
+
 export async function runInteractive(flags: MainFlags): Promise<number> {
   const options = parseHeadlessOptions(flags);
-  const io = openTerminal();
-  const style = createStyle(colorEnabled(process.env, true));
-  const screen = new Screen(io);
-  const transcript = new Transcript(screen, style);
+  const theme = createTheme(colorEnabled(process.env));
   const extensionUI = new DeferredExtensionUI();
   const cleanup = new Cleanup();
   const setupAbort = new AbortController();
@@ -57,7 +62,10 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   });
   // Warnings go to stderr while setting up, into the transcript afterwards.
   let warn = (text: string): void => queueStderr(text);
-  const onEvent = (event: AgentEvent): void => transcript.event(event);
+  const early: AgentEvent[] = [];
+  const onEvent = (event: AgentEvent): void => (app === undefined ? void early.push(event) : app.agentEvent(event));
+  let terminal: ReturnType<typeof processTerminal> | undefined;
+  let renderer: Renderer | undefined;
   let code = 0;
   let failure: unknown;
   try {
@@ -75,38 +83,60 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         warn: (text) => warn(text),
         signal: setupAbort.signal,
         extensionUI,
-        interactive: { permissions: flags.noYolo ? gate : undefined },
+        interactive: {
+          permissions: flags.noYolo ? gate : undefined,
+          compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
+        },
       },
       cleanup,
     );
     if (setupAbort.signal.aborted) throw new InterruptedError();
     let catalog: Promise<Catalog> | undefined;
+    const paths = zotPaths();
+    const tty = processTerminal();
+    terminal = tty;
     const started = new InteractiveApp({
       runtime,
-      screen,
-      transcript,
-      style,
+      theme,
       gate,
-      catalog: () => (catalog ??= loadCatalog(zotPaths().modelsFile)),
+      noYolo: flags.noYolo,
+      jailed: flags.jail,
+      home: process.env.HOME ?? homedir(),
+      history: new PromptHistory({ zotHome: paths.home, cwd: runtime.cwd, warn: (text) => warn(text) }),
+      catalog: () => (catalog ??= loadCatalog(paths.modelsFile)),
+      size: () => tty.size,
     });
     app = started;
     confirmer = started.confirmer;
-    warn = (text) => transcript.warn(text.replace(/\n$/, ""));
-    printBanner(started, transcript, flags.noYolo);
+    warn = (text) => started.chat.warn(text.replace(/\n$/, ""));
+    printBanner(started, flags.noYolo);
+    for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
-    if (flags.prompt.trim() !== "") started.editor.set(flags.prompt);
-    io.start(
-      (chunk) => started.input(chunk),
-      () => screen.redraw(),
-    );
-    screen.start(() => started.view());
+    if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
+    const screen = new Renderer(tty, started);
+    renderer = screen;
+    tty.start({
+      onKey: (key: Key) => {
+        if (started.exiting) return;
+        try {
+          handleKey(started, key, tty.size.rows);
+        } catch (err) {
+          started.chat.error(`zot: ${errorMessage(err)}`);
+        }
+        screen.requestFrame();
+      },
+      onResize: () => screen.resize(),
+    });
+    started.attach(screen);
+    screen.flush();
+    void runtime.extensionsStarted.then(() => screen.requestFrame());
     code = await started.closed;
     await started.shutdown();
   } catch (err) {
     failure = err;
   }
-  screen.stop();
-  io.restore();
+  renderer?.stop();
+  terminal?.restore();
   await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
   if (signalCode !== undefined) {
@@ -117,11 +147,15 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   return code;
 }
 
-function printBanner(app: InteractiveApp, transcript: Transcript, noYolo: boolean): void {
+function printBanner(app: InteractiveApp, noYolo: boolean): void {
   const { agent, cwd, session } = app.runtime;
-  transcript.plain(`zot ${ZOT_SEMVER} · ${agent.model.provider}/${agent.model.id} · ${cwd}`);
-  const resumed = session.loaded?.messages.length ?? 0;
-  if (resumed > 0 && session.writer !== undefined) transcript.info(`resumed ${resumed} message(s) from ${session.writer.path}`);
-  if (noYolo) transcript.info("--no-yolo: every tool call asks first (/yolo turns that off)");
-  transcript.info("Enter sends · Alt+Enter or a trailing \\ for a new line · /help for commands · Ctrl+C twice to exit");
+  const { chat } = app;
+  chat.plain(`zot ${ZOT_SEMVER} · ${agent.model.provider}/${agent.model.id} · ${cwd}`);
+  const messages = session.loaded?.messages ?? [];
+  if (messages.length > 0) {
+    replayConversation(chat, messages);
+    if (session.writer !== undefined) chat.info(`resumed ${messages.length} message(s) from ${session.writer.path}`);
+  }
+  if (noYolo) chat.info("--no-yolo: every tool call asks first (/yolo turns that off)");
+  chat.info("Enter sends · Alt+Enter or a trailing \\ for a new line · / commands · @ files · Ctrl+C twice to exit");
 }

@@ -7,7 +7,7 @@
  * ignored: the server keeps going until stdin closes). On a terminal, C1 and
  * DEL characters are written as \u escapes (common/terminal-text.ts).
  */
-import { toJsonEventLine, type AgentEvent } from "../../agent/events.ts";
+import { isUiOnlyEvent, toJsonEventLine, type AgentEvent } from "../../agent/events.ts";
 import { jsonForStdout } from "../../common/terminal-text.ts";
 import { StdoutWriter } from "../output.ts";
 import { failureLine, rpcEventLine, successLine, type RpcEvent, type RpcRequestId } from "./protocol.ts";
@@ -24,6 +24,7 @@ export class RpcOutput {
   }
 
   agentEvent(event: AgentEvent): void {
+    if (isUiOnlyEvent(event)) return;
     this.writer.write(jsonForStdout(toJsonEventLine(event)));
   }
 

@@ -1,0 +1,340 @@
+/**
+ * The chat model: agent events (and the app's own lines) become display
+ * items in order: user messages, assistant text (markdown while it streams,
+ * MarkdownStream), thinking (dimmed), tool-call cards (tool-card.ts), and
+ * lines (info, warnings, errors, extension display). Finished content is
+ * handed to `commit` exactly once, in order: only a prefix of finished items
+ * is committed, so a line never overtakes a running item above it; a
+ * streaming text item at the head commits the blocks MarkdownStream says can
+ * no longer change as they complete, so a long answer reaches scrollback
+ * while it streams. renderLive() draws what still runs (text tail, running
+ * tool cards, and anything queued behind them).
+ *
+ * Assistant text is held live (not committed) while `holdText()` says an
+ * extension intercepts assistant messages: a guard may still hide or
+ * replace it; the delivered text (assistant_message) is what is committed.
+ * Text streamed but never delivered (a hidden message) is dropped at
+ * turn_end; an aborted stream's partial text is committed as it stands.
+ * No I/O; time comes from `now()`.
+ */
+import type { AgentEvent } from "../../agent/events.ts";
+import { displayText, MarkdownStream, wrapText, type Theme } from "../../tui/index.ts";
+import { ToolCard } from "./tool-card.ts";
+
+export interface ChatOptions {
+  readonly theme: Theme;
+  readonly commit: (lines: readonly string[]) => void;
+  readonly width: () => number;
+  readonly now: () => number;
+  /** True while an extension may still hide or replace an assistant message. */
+  readonly holdText?: () => boolean;
+}
+
+type TextKind = "text" | "thinking";
+
+interface TextItem {
+  readonly kind: TextKind;
+  readonly stream: MarkdownStream;
+  /** Raw text received, to compare with what is delivered. */
+  raw: string;
+  finished: boolean;
+  committedAny: boolean;
+}
+
+interface ToolItem {
+  readonly kind: "tool";
+  readonly card: ToolCard;
+}
+
+interface LinesItem {
+  readonly kind: "lines";
+  readonly lines: (width: number) => string[];
+}
+
+type Item = TextItem | ToolItem | LinesItem;
+
+export type Activity =
+  | { readonly kind: "waiting" }
+  | { readonly kind: "thinking" }
+  | { readonly kind: "streaming" }
+  | { readonly kind: "tools"; readonly names: readonly string[] }
+  /** Calls wait for their guards (extension interceptors or the confirmation). */
+  | { readonly kind: "guard"; readonly names: readonly string[] };
+
+export class Chat {
+  readonly #options: ChatOptions;
+  readonly #items: Item[] = [];
+  readonly #tools = new Map<string, ToolCard>();
+  /** Every tool card of the conversation shown so far (bounded), for Ctrl+O. */
+  readonly #history: ToolCard[] = [];
+  #text: TextItem | undefined;
+  #thinking: TextItem | undefined;
+  #inTurn = false;
+  /** Characters streamed in the current model response (text, thinking, arguments): the live output estimate. */
+  streamedChars = 0;
+
+  constructor(options: ChatOptions) {
+    this.#options = options;
+  }
+
+  get theme(): Theme {
+    return this.#options.theme;
+  }
+
+  event(event: AgentEvent): void {
+    switch (event.type) {
+      case "turn_start":
+        this.#inTurn = true;
+        break;
+      case "assistant_start":
+      case "usage":
+        // The response's real usage arrived (or a new one starts): the estimate is spent.
+        this.streamedChars = 0;
+        break;
+      case "thinking_delta":
+        this.streamedChars += event.delta.length;
+        this.#thinking ??= this.#openText("thinking");
+        this.#append(this.#thinking, event.delta);
+        break;
+      case "text_delta":
+        this.streamedChars += event.delta.length;
+        this.#closeThinking();
+        this.#text ??= this.#openText("text");
+        this.#append(this.#text, event.delta);
+        break;
+      case "tool_use_start":
+        this.#closeThinking();
+        this.#tool(event.id, event.name);
+        break;
+      case "tool_use_args":
+        this.streamedChars += event.delta.length;
+        this.#tools.get(event.id)?.argsDelta(event.delta);
+        break;
+      case "assistant_message":
+        this.#closeThinking();
+        this.#deliver(event.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n"));
+        break;
+      case "tool_call":
+        this.#tool(event.id, event.name).started(event.args, this.#options.now());
+        break;
+      case "tool_guard": {
+        const card = this.#tools.get(event.id);
+        if (card !== undefined) card.guarding = event.waiting;
+        break;
+      }
+      case "tool_progress":
+        this.#tools.get(event.id)?.progress(event.text);
+        break;
+      case "tool_result": {
+        const text = event.content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n");
+        this.#tools.get(event.id)?.finish({ text, isError: event.is_error, status: event.status, details: event.details }, this.#options.now());
+        this.#tools.delete(event.id);
+        break;
+      }
+      case "retry":
+        this.warn(event.message);
+        break;
+      case "turn_end":
+        this.#endTurn(event.stop === "aborted");
+        break;
+      default:
+    }
+    this.flush();
+  }
+
+  /** The user's prompt (or an extension's, `via`). */
+  user(text: string, via?: string): void {
+    const { theme } = this.#options;
+    const tag = via === undefined ? "" : theme.muted(`  [${via}]`);
+    this.#push((width) => ["", ...wrapText(`${theme.accent("›")} ${theme.bold(displayText(text).replace(/\n/g, "\n  "))}${tag}`, width)]);
+  }
+
+  plain(text: string): void {
+    this.#push((width) => wrapText(displayText(text), width));
+  }
+
+  info(text: string): void {
+    this.#styled(text, this.#options.theme.muted);
+  }
+
+  success(text: string): void {
+    this.#styled(text, this.#options.theme.success);
+  }
+
+  warn(text: string): void {
+    this.#styled(text, this.#options.theme.warning);
+  }
+
+  error(text: string): void {
+    this.#styled(text, this.#options.theme.error);
+  }
+
+  /** An extension's one-shot text (the `display` action). */
+  display(extension: string, text: string): void {
+    const { theme } = this.#options;
+    this.#push((width) => wrapText(`${theme.accent(`[${displayText(extension)}]`)} ${displayText(text)}`, width));
+  }
+
+  /** Lines already laid out (replayed history, the banner). */
+  lines(render: (width: number) => string[]): void {
+    this.#push(render);
+  }
+
+  /** What is happening now, for the status bar; undefined between model responses and tools. */
+  activity(): Activity | undefined {
+    const cards = [...this.#tools.values()].filter((card) => card.phase === "running");
+    const running = cards.filter((card) => !card.guarding).map((card) => card.name);
+    if (running.length > 0) return { kind: "tools", names: running };
+    if (cards.length > 0) return { kind: "guard", names: cards.map((card) => card.name) };
+    if (this.#thinking !== undefined) return { kind: "thinking" };
+    if (this.#text !== undefined || this.#tools.size > 0) return { kind: "streaming" };
+    return this.#inTurn ? { kind: "waiting" } : undefined;
+  }
+
+  /** The full output of the conversation's tool calls (oldest first), for the Ctrl+O view. */
+  toolOutputs(): string[] {
+    return this.#history.flatMap((card) => card.fullOutput());
+  }
+
+  /** The operation ended: whatever is still open is finished as it stands (a tool that never reported is cancelled). */
+  settle(): void {
+    this.#endTurn(true);
+    for (const card of this.#tools.values()) card.finish({ text: "", isError: true, status: "cancelled" }, this.#options.now());
+    this.#tools.clear();
+    this.flush();
+  }
+
+  /** Drops everything not yet committed (/clear). */
+  reset(): void {
+    this.#items.length = 0;
+    this.#tools.clear();
+    this.#history.length = 0;
+    this.#text = undefined;
+    this.#thinking = undefined;
+    this.#inTurn = false;
+  }
+
+  /** The still-running items, top to bottom, at `width`. */
+  renderLive(width: number): string[] {
+    const { theme, now } = this.#options;
+    const rows: string[] = [];
+    for (const item of this.#items) {
+      if (item.kind === "tool") rows.push(...item.card.render(width, now(), theme));
+      else if (item.kind === "lines") rows.push(...item.lines(width));
+      else rows.push(...item.stream.render(width));
+    }
+    return rows;
+  }
+
+  /** Commits every finished item at the head (and the stable part of a streaming one). */
+  flush(): void {
+    const width = this.#options.width();
+    const out: string[] = [];
+    while (this.#items.length > 0) {
+      const head = this.#items[0] as Item;
+      if (head.kind === "lines") out.push(...head.lines(width));
+      else if (head.kind === "tool") {
+        if (!head.card.finished) break;
+        out.push(...head.card.render(width, this.#options.now(), this.#options.theme));
+      } else {
+        if (head.kind === "text" && !head.finished && this.#options.holdText?.() === true) break;
+        const lines = head.stream.takeCommitted(width);
+        if (lines.length > 0) head.committedAny = true;
+        out.push(...lines);
+        if (!head.finished) break;
+      }
+      this.#items.shift();
+    }
+    if (out.length > 0) this.#options.commit(out);
+  }
+
+  #styled(text: string, paint: (text: string) => string): void {
+    this.#push((width) => wrapText(displayText(text), width).map(paint));
+  }
+
+  #push(lines: (width: number) => string[]): void {
+    this.#items.push({ kind: "lines", lines });
+    this.flush();
+  }
+
+  #newText(kind: TextKind): TextItem {
+    return { kind, stream: new MarkdownStream({ theme: this.#options.theme, dim: kind === "thinking" }), raw: "", finished: false, committedAny: false };
+  }
+
+  #openText(kind: TextKind): TextItem {
+    const item = this.#newText(kind);
+    this.#items.push(item);
+    return item;
+  }
+
+  #append(item: TextItem, delta: string): void {
+    item.raw += delta;
+    item.stream.append(delta);
+  }
+
+  #finishText(item: TextItem): void {
+    item.finished = true;
+    item.stream.finish();
+  }
+
+  #closeThinking(): void {
+    if (this.#thinking === undefined) return;
+    this.#finishText(this.#thinking);
+    this.#thinking = undefined;
+    this.#items.push({ kind: "lines", lines: () => [""] });
+  }
+
+  #tool(id: string, name: string): ToolCard {
+    const known = this.#tools.get(id);
+    if (known !== undefined) return known;
+    const card = new ToolCard(id, name);
+    this.#tools.set(id, card);
+    this.#history.push(card);
+    if (this.#history.length > 200) this.#history.shift();
+    this.#items.push({ kind: "tool", card });
+    return card;
+  }
+
+  /** The assistant message as delivered (after any guard): replaces what streamed when it differs and nothing was committed yet. */
+  #deliver(text: string): void {
+    const streamed = this.#text;
+    this.#text = undefined;
+    if (streamed !== undefined && (streamed.raw === text || streamed.committedAny)) {
+      this.#finishText(streamed);
+      return;
+    }
+    // The delivered text goes where the streamed text was, or before this message's tool cards.
+    let at = this.#firstToolIndex();
+    if (streamed !== undefined) {
+      at = this.#items.indexOf(streamed);
+      this.#items.splice(at, 1);
+    }
+    if (text.trim() === "") return;
+    const item = this.#newText("text");
+    this.#items.splice(at, 0, item);
+    this.#append(item, text);
+    this.#finishText(item);
+  }
+
+  #firstToolIndex(): number {
+    const index = this.#items.findIndex((item) => item.kind === "tool" && !item.card.finished);
+    return index < 0 ? this.#items.length : index;
+  }
+
+  #endTurn(aborted: boolean): void {
+    this.#closeThinking();
+    // A call that streamed in but was never made (aborted, or the response ended otherwise) will not run.
+    for (const card of this.#tools.values()) {
+      if (card.phase !== "streaming") continue;
+      card.finish({ text: "", isError: true, status: "cancelled" }, this.#options.now());
+      this.#tools.delete(card.id);
+    }
+    const streamed = this.#text;
+    this.#text = undefined;
+    this.#inTurn = false;
+    if (streamed === undefined) return;
+    // Streamed but never delivered: a hidden message (dropped), or an aborted stream (kept as it stands).
+    if (aborted || streamed.committedAny) this.#finishText(streamed);
+    else this.#items.splice(this.#items.indexOf(streamed), 1);
+  }
+}

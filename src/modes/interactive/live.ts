@@ -1,0 +1,62 @@
+/**
+ * The live region, top to bottom: what still runs in the chat (streaming
+ * text tail, running tool cards) or, instead, the Ctrl+O full-output view;
+ * the extension panel; the help overlay; extension notes; queued prompts as
+ * chips; the --no-yolo question; the popup; a rule; the editor; the status
+ * bar (two lines). The parts under the chat keep their rows; the chat part
+ * gets what is left of `height - 1` rows (its last rows: the newest). The
+ * cursor is parked at the editor's caret. Pure composition: no I/O.
+ */
+import { box, displayText, fitWidth, type LiveView } from "../../tui/index.ts";
+import type { InteractiveApp } from "./app.ts";
+import { panelBox } from "./panel.ts";
+import { statusOf } from "./app-status.ts";
+import { renderStatusBar } from "./status-bar.ts";
+
+const MAX_NOTE_ROWS = 8;
+
+function noteLine(app: InteractiveApp, level: string, text: string): string {
+  const { theme } = app;
+  if (level === "error") return theme.error(text);
+  if (level === "warn") return theme.warning(text);
+  if (level === "success") return theme.success(text);
+  return theme.muted(text);
+}
+
+export function composeLive(app: InteractiveApp, width: number, height: number): LiveView {
+  const { theme } = app;
+  const now = Date.now();
+  const middle: string[] = [];
+  if (app.panel !== undefined) middle.push(...panelBox(app.panel, width, Math.max(4, height - 10), theme));
+  if (app.help !== undefined) {
+    const room = Math.max(3, height - 10);
+    const body = app.help.length > room ? [...app.help.slice(0, room - 1), `… (${app.help.length - room + 1} more)`] : [...app.help];
+    middle.push(...box({ theme, title: "help", titleRight: theme.muted("Esc closes"), body, width }));
+  }
+  for (const note of app.notes.notes.slice(-MAX_NOTE_ROWS)) {
+    middle.push(fitWidth(noteLine(app, note.level, `[${displayText(note.extension)}] ${displayText(note.message).replace(/\s*\n\s*/g, " ")}`), width));
+  }
+  for (const queued of app.queue) {
+    middle.push(fitWidth(`${theme.muted("↳ queued:")} ${theme.inverse(` ${displayText(queued.text).replace(/\s+/g, " ")} `)}`, width));
+  }
+  const question = app.confirmer.line(theme);
+  if (question !== undefined) middle.push(fitWidth(question, width));
+  if (app.popup.open) {
+    middle.push(...app.popup.list.render(width));
+    const footer = app.popup.footer;
+    if (footer !== undefined) middle.push(fitWidth(theme.muted(footer), width));
+  }
+  const editorRows = app.editor.render(width);
+  const caret = app.editor.cursor(width);
+  const status = renderStatusBar(statusOf(app), width, now, theme);
+  const rule = theme.muted("─".repeat(Math.max(1, width)));
+  const fixed = middle.length + 1 + editorRows.length + status.length;
+  const room = Math.max(0, height - 1 - fixed);
+  const top = app.outputView !== undefined ? [...app.outputView.render(width)] : app.chat.renderLive(width);
+  const shown = top.length > room ? top.slice(top.length - room) : top;
+  const above = [...shown, ...middle, rule];
+  return {
+    lines: [...above, ...editorRows, ...status],
+    cursor: app.outputView !== undefined ? undefined : { row: above.length + caret.row, col: caret.col },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * One tool call as the chat screen shows it: a box titled with the tool name
+ * and its key argument (toolPreview), with its state on the right: running
+ * (spinner, elapsed; `checking` while its guards are consulted), done
+ * (elapsed), error, cancelled, timed out, or blocked
+ * (by which extension, when the guard said). The body is a preview of the
+ * last lines of output: bash's live output from tool_progress while it runs,
+ * the result afterwards (the `$ command` echo line dropped, the
+ * `[exit N]` trailer kept). The card appears as soon as the call starts to
+ * stream in (name only, then the key argument once the arguments parse).
+ *
+ * Output kept per call is bounded: the last MAX_KEPT_CHARS characters of
+ * live output and of the result (what Ctrl+O shows); older text is dropped
+ * with a "[… earlier output not kept …]" line. Text is sanitized on arrival
+ * (displayText: only SGR and "\n" survive). Pure state + rendering; time
+ * comes in as a parameter.
+ */
+import { toolPreview } from "../../agent/permissions.ts";
+import type { ToolStatus } from "../../tools/types.ts";
+import { box, displayText, formatElapsed, spinnerFrame, type Theme } from "../../tui/index.ts";
+
+export const MAX_KEPT_CHARS = 256 * 1024;
+const RUNNING_PREVIEW_LINES = 6;
+const DONE_PREVIEW_LINES = 4;
+const DROPPED_LINE = "[… earlier output not kept …]";
+
+export type ToolPhase = "streaming" | "running" | "done";
+
+function argsRecord(args: unknown): Readonly<Record<string, unknown>> {
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+}
+
+/** The key argument from partial argument JSON while it streams (`"command": "npm te…`). */
+function partialPreview(raw: string): string | undefined {
+  const match = /"(command|path|file_path|url|query|name)"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(raw);
+  if (match?.[2] === undefined) return undefined;
+  try {
+    return JSON.parse(`"${match[2].replace(/\\$/, "")}"`) as string;
+  } catch {
+    return match[2];
+  }
+}
+
+function bounded(text: string): string {
+  if (text.length <= MAX_KEPT_CHARS) return text;
+  const cut = text.slice(text.length - MAX_KEPT_CHARS);
+  const newline = cut.indexOf("\n");
+  return `${DROPPED_LINE}\n${newline >= 0 ? cut.slice(newline + 1) : cut}`;
+}
+
+export class ToolCard {
+  readonly id: string;
+  readonly name: string;
+  phase: ToolPhase = "streaming";
+  status: ToolStatus | undefined;
+  /** Extension that blocked the call (details.blocked_by), when it said. */
+  blockedBy: string | undefined;
+  /** Its guards (extension tool_call interceptors, the confirmation) are being consulted. */
+  guarding = false;
+  #rawArgs = "";
+  #preview = "";
+  #live = "";
+  #result = "";
+  #startedAt: number | undefined;
+  #endedAt: number | undefined;
+
+  constructor(id: string, name: string) {
+    this.id = id;
+    this.name = name;
+  }
+
+  get finished(): boolean {
+    return this.phase === "done";
+  }
+
+  argsDelta(delta: string): void {
+    this.#rawArgs += delta;
+    if (this.#rawArgs.length < 64 * 1024) this.#preview = partialPreview(this.#rawArgs) ?? this.#preview;
+  }
+
+  /** The complete call (args parsed, or the raw text when malformed): it runs from now on. */
+  started(args: unknown, now: number): void {
+    this.#preview = typeof args === "string" ? args : toolPreview(argsRecord(args));
+    this.phase = "running";
+    this.#startedAt = now;
+  }
+
+  progress(text: string): void {
+    this.#live = bounded(this.#live + displayText(text));
+  }
+
+  finish(result: { readonly text: string; readonly isError: boolean; readonly status?: ToolStatus; readonly details?: Readonly<Record<string, unknown>> }, now: number): void {
+    this.phase = "done";
+    this.#startedAt ??= now;
+    this.#endedAt = now;
+    this.status = result.status ?? (result.isError ? "failed" : "completed");
+    const by = result.details?.blocked_by;
+    this.blockedBy = typeof by === "string" && by !== "" ? by : undefined;
+    this.#result = bounded(displayText(result.text));
+  }
+
+  /** Everything kept of this call, for the full-output view (Ctrl+O). */
+  fullOutput(): string[] {
+    const header = `● ${this.name}  ${displayText(this.#preview).replace(/\n/g, " ⏎ ")}`;
+    const body = this.phase === "done" ? this.#result : this.#live;
+    return [header, ...(body === "" ? ["(no output yet)"] : body.replace(/\n$/, "").split("\n")), ""];
+  }
+
+  #stateText(now: number, theme: Theme): { text: string; tone: "running" | "success" | "error" | "warning" | "normal" } {
+    const ms = Math.max(0, (this.#endedAt ?? now) - (this.#startedAt ?? now));
+    // Under a second (or a replayed call, whose duration is unknown) shows no time.
+    const elapsed = ms < 1000 ? "" : formatElapsed(ms);
+    if (this.phase === "streaming") return { text: theme.muted(`${spinnerFrame(now)} preparing`), tone: "running" };
+    if (this.phase === "running" && this.guarding) return { text: theme.muted(`${spinnerFrame(now)} checking`), tone: "running" };
+    if (this.phase === "running") return { text: `${spinnerFrame(now)} ${elapsed || "0s"}`, tone: "running" };
+    switch (this.status) {
+      case "completed":
+        return { text: theme.success(`✓ ${elapsed}`.trim()), tone: "success" };
+      case "blocked":
+        return { text: theme.warning(this.blockedBy === undefined ? "blocked" : `blocked by ${this.blockedBy}`), tone: "warning" };
+      case "cancelled":
+        return { text: theme.warning("cancelled"), tone: "warning" };
+      case "timed_out":
+        return { text: theme.error(`timed out ${elapsed}`.trim()), tone: "error" };
+      default:
+        return { text: theme.error(`✗ error ${elapsed}`.trim()), tone: "error" };
+    }
+  }
+
+  #previewLines(): string[] {
+    const source = this.phase === "done" ? this.#result : this.#live;
+    // Blank lines carry nothing in a few-line preview.
+    const lines = source.split("\n").map((line) => line.trimEnd()).filter((line) => line !== "");
+    if (lines[0]?.startsWith("$ ") === true && this.name === "bash") lines.shift();
+    const room = this.phase === "done" ? DONE_PREVIEW_LINES : RUNNING_PREVIEW_LINES;
+    if (lines.length <= room) return lines;
+    return [`… ${lines.length - room + 1} more line(s) above (Ctrl+O shows all)`, ...lines.slice(lines.length - room + 1)];
+  }
+
+  render(width: number, now: number, theme: Theme): string[] {
+    const state = this.#stateText(now, theme);
+    const preview = displayText(this.#preview).replace(/\n/g, " ⏎ ");
+    const title = preview === "" ? theme.bold(this.name) : `${theme.bold(this.name)} ${preview}`;
+    const body = this.#previewLines();
+    return box({ theme, title, titleRight: state.text, body, width, tone: state.tone });
+  }
+}
