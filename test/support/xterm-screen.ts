@@ -7,10 +7,14 @@
  * the cursor's row/column on the screen. resize() reflows like a terminal
  * window does. Counters: how many screen clears (`CSI 2J`), scrollback
  * clears (`CSI 3J`) and synchronized-output frames (`CSI ? 2026 h`) the
- * stream held, and its bytes. Nothing here spawns: pair it with a PTY
- * (Bun.Terminal) or a Renderer's write callback.
+ * stream held, and its bytes. onReply() hands over what the emulator
+ * answers to queries in the stream (DA1 `CSI c`, cursor reports `CSI 6n`,
+ * mode reports), which a real terminal sends back to the program; it does
+ * not answer the kitty keyboard query. Nothing here spawns: pair it with a
+ * PTY (Bun.Terminal) or a Renderer's write callback.
  */
 import xterm from "@xterm/headless";
+import { bunWidths } from "./xterm-widths.ts";
 
 export interface ScreenCounts {
   readonly bytes: number;
@@ -27,8 +31,13 @@ export class XtermScreen {
   #syncFrames = 0;
   #tail = ""; // the end of the last chunk, so a sequence split across chunks is still counted
 
-  constructor(columns: number, rows: number, scrollback = 10_000) {
+  /** `widths: "bun"`: emoji and ZWJ clusters measured as Bun.stringWidth does (xterm-widths.ts); default xterm's Unicode 6. */
+  constructor(columns: number, rows: number, scrollback = 10_000, options: { widths?: "unicode6" | "bun" } = {}) {
     this.#terminal = new xterm.Terminal({ cols: columns, rows, scrollback, allowProposedApi: true });
+    if (options.widths === "bun") {
+      this.#terminal.unicode.register(bunWidths());
+      this.#terminal.unicode.activeVersion = "bun";
+    }
   }
 
   get columns(): number {
@@ -48,6 +57,11 @@ export class XtermScreen {
     this.#syncFrames += count(scan, "\x1b[?2026h") - count(this.#tail, "\x1b[?2026h");
     this.#tail = scan.slice(-8);
     return new Promise((resolve) => this.#terminal.write(data, resolve));
+  }
+
+  /** Replies the emulator sends to the program (answers to queries in the stream). */
+  onReply(listener: (data: string) => void): void {
+    this.#terminal.onData(listener);
   }
 
   resize(columns: number, rows: number): void {
