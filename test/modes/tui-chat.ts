@@ -8,6 +8,8 @@
  * command printed), which does not depend on the look.
  */
 import { expect } from "bun:test";
+import { readFileSync, readdirSync } from "node:fs";
+import { isAlive } from "../support/processes.ts";
 import { TuiPty, type TuiStartOptions } from "../support/tui-pty.ts";
 import type { ModeEnv } from "./helpers.ts";
 
@@ -65,4 +67,36 @@ export function expectNoClears(tui: TuiPty): void {
 /** All rows' text with every whitespace removed: content comparisons that do not depend on where lines wrap. */
 export function squeezed(rows: readonly string[]): string {
   return rows.join("").replace(/\s+/g, "");
+}
+
+/** Command lines of the live descendants of `pid` (from /proc; empty without it). */
+export function descendants(pid: number): string[] {
+  const found: string[] = [];
+  const visit = (parent: number): void => {
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${parent}/task`);
+    } catch {
+      return;
+    }
+    for (const task of tasks) {
+      let children: string[] = [];
+      try {
+        children = readFileSync(`/proc/${parent}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      } catch {
+        continue;
+      }
+      for (const child of children.map(Number)) {
+        if (!isAlive(child)) continue;
+        try {
+          found.push(readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").filter(Boolean).join(" "));
+        } catch {
+          continue;
+        }
+        visit(child);
+      }
+    }
+  };
+  visit(pid);
+  return found;
 }
