@@ -92,8 +92,8 @@ export class TuiPty {
   readonly terminal: Bun.Terminal;
   /** performance.now() just before the spawn. */
   readonly spawnedAt: number;
-  /** Every chunk zot wrote: arrival time (performance.now()) and size in bytes. */
-  readonly timeline: { at: number; bytes: number }[] = [];
+  /** Every chunk zot wrote: arrival time (performance.now()), size in bytes, length of raw() once it was added. */
+  readonly timeline: { at: number; bytes: number; rawLength: number }[] = [];
   #raw = "";
   #lastWrite: Promise<void> = Promise.resolve();
   readonly #listeners = new Set<() => void>();
@@ -110,8 +110,9 @@ export class TuiPty {
       name: "xterm-256color",
       data: (_terminal, bytes) => {
         const chunk = bytes.slice();
-        this.timeline.push({ at: performance.now(), bytes: chunk.byteLength });
+        const at = performance.now();
         this.#raw += decoder.decode(chunk, { stream: true });
+        this.timeline.push({ at, bytes: chunk.byteLength, rawLength: this.#raw.length });
         this.#lastWrite = this.screen.write(chunk).then(() => {
           for (const listener of this.#listeners) listener();
         });
