@@ -101,7 +101,8 @@ export function fitWidth(line: string, width: number, ellipsis: string = ELLIPSI
 /**
  * Text wrapped to lines of at most `width` columns: "\n" ends a line, words
  * wrap at spaces (the spaces at a break are dropped), a word longer than the
- * width is broken between grapheme clusters. Leading spaces (indentation)
+ * width is broken between grapheme clusters (a cluster wider than the width
+ * itself becomes the ellipsis). Leading spaces (indentation)
  * are kept. SGR colours carry across the breaks: a row that ends inside a
  * colour is reset, and the next row opens with the colours in force.
  */
@@ -112,6 +113,8 @@ export function wrapText(text: string, width: number): string[] {
     if (Bun.stringWidth(line) <= max) out.push(line);
     else wrapLine(line, max, out);
   }
+  // A grapheme wider than the width itself (a wide character at width 1) cannot wrap: it is cut to the ellipsis.
+  for (let i = 0; i < out.length; i++) if (Bun.stringWidth(out[i]!) > max) out[i] = fitWidth(out[i]!, max);
   return out;
 }
 
