@@ -7,8 +7,11 @@
  * the cursor's row/column on the screen. resize() reflows like a terminal
  * window does. Counters: how many screen clears (`CSI 2J`), scrollback
  * clears (`CSI 3J`) and synchronized-output frames (`CSI ? 2026 h`) the
- * stream held, and its bytes. Nothing here spawns: pair it with a PTY
- * (Bun.Terminal) or a Renderer's write callback.
+ * stream held, and its bytes. onReply() hands over what the emulator
+ * answers to queries in the stream (DA1 `CSI c`, cursor reports `CSI 6n`,
+ * mode reports), which a real terminal sends back to the program; it does
+ * not answer the kitty keyboard query. Nothing here spawns: pair it with a
+ * PTY (Bun.Terminal) or a Renderer's write callback.
  *
  * By default character widths are xterm.js's own (Unicode 6: most emoji one
  * column, ZWJ sequences not joined). Option `widths: "bun"` makes the
@@ -57,6 +60,11 @@ export class XtermScreen {
     this.#syncFrames += count(scan, "\x1b[?2026h") - count(this.#tail, "\x1b[?2026h");
     this.#tail = scan.slice(-8);
     return new Promise((resolve) => this.#terminal.write(data, resolve));
+  }
+
+  /** Replies the emulator sends to the program (answers to queries in the stream). */
+  onReply(listener: (data: string) => void): void {
+    this.#terminal.onData(listener);
   }
 
   resize(columns: number, rows: number): void {
