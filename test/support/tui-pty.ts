@@ -124,7 +124,8 @@ export class TuiPty {
     this.spawnedAt = performance.now();
     this.proc = Bun.spawn([binary, ...(options.args ?? [])], {
       cwd: options.cwd,
-      env: cleanEnv(options.home, { TERM: "xterm-256color", ...options.env }),
+      // The screen model is xterm.js, which reflows on resize the way VS Code's terminal does (docs/tui.md).
+      env: cleanEnv(options.home, { TERM: "xterm-256color", ZOT_TUI_REFLOW: "xterm.js", ...options.env }),
       terminal: this.terminal,
     });
     open.add(this);
