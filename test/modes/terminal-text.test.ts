@@ -170,7 +170,7 @@ describe("a terminal gets sanitized text, a pipe the raw text", () => {
     await run.waitFor("note-text");
     run.type("go\r");
     await run.waitFor("end");
-    await run.waitFor("tokens");
+    await run.waitFor("ctx "); // the status bar once the turn's usage arrived
     expectNoForbidden(run.output(), { carriageReturns: true });
     run.type("/exit\r");
     expect(await run.exited()).toBe(0);
