@@ -14,7 +14,8 @@ import type { ConfirmAnswer, ConfirmRequest, PermissionGate } from "../../agent/
 import { errorMessage } from "../../common/errors.ts";
 import type { ExtensionUI, NoteLevel } from "../../ext/host.ts";
 import type { Catalog } from "../../providers/index.ts";
-import { Editor, type LiveSource, type LiveView, type ScrollView, type TerminalSize, type Theme } from "../../tui/index.ts";
+import { OverlayStack } from "./overlays.ts";
+import { Editor, type LiveSource, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
 import { parseSlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
@@ -83,8 +84,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly history: PromptHistory;
   readonly options: AppOptions;
   panel: OpenPanel | undefined;
-  help: readonly string[] | undefined;
-  outputView: ScrollView | undefined;
+  readonly overlays = new OverlayStack();
   hint: string | undefined;
   lastInterrupt = Number.NEGATIVE_INFINITY;
   #screen: Screen | undefined;
@@ -226,7 +226,6 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   /** Text the user submitted: a command or a prompt; queued while an operation runs. */
   submitInput(text: string): void {
     if (text.trim() === "") return;
-    this.help = undefined;
     void this.history.add(text);
     this.editor.setHistory(this.history.entries);
     const command = parseSlashCommand(text);
@@ -283,7 +282,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   showHelp(lines: readonly string[]): void {
-    this.help = lines;
+    this.overlays.open(new TextViewer({ theme: this.theme, title: "help", lines }));
     this.frame();
   }
 
@@ -294,6 +293,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       return;
     }
     this.notes.clear();
+    this.overlays.closeAll();
     this.chat.reset();
     this.#contextTokens = undefined;
     this.clearScreen(true);

@@ -119,7 +119,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
       onKey: (key: Key) => {
         if (started.exiting) return;
         try {
-          handleKey(started, key, tty.size.rows);
+          handleKey(started, key);
         } catch (err) {
           started.chat.error(`zot: ${errorMessage(err)}`);
         }

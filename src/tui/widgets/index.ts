@@ -7,3 +7,9 @@ export { MarkdownStream, type MarkdownStreamOptions, renderMarkdown } from "./ma
 export { ScrollView, type ScrollViewOptions } from "./scroll-view.ts";
 export { type SelectItem, SelectList, type SelectListOptions } from "./select-list.ts";
 export { formatElapsed, SPINNER_FRAME_MS, spinnerFrame } from "./spinner.ts";
+export { type Choice, ChoiceDialog, type ChoiceDialogOptions } from "./choice-dialog.ts";
+export { InputDialog, type InputDialogOptions } from "./input-dialog.ts";
+export { type ListAction, ListDialog, type ListDialogOptions } from "./list-dialog.ts";
+export { isPlainKey, type Overlay, type OverlayResult } from "./overlay.ts";
+export { TextInput, type TextInputOptions } from "./text-input.ts";
+export { TextViewer, type TextViewerOptions } from "./text-viewer.ts";
