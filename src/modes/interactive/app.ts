@@ -15,7 +15,7 @@ import { errorMessage } from "../../common/errors.ts";
 import type { ExtensionUI, NoteLevel } from "../../ext/host.ts";
 import type { Catalog } from "../../providers/index.ts";
 import { OverlayStack } from "./overlays.ts";
-import { Editor, type LiveSource, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
+import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
 import { parseSlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
@@ -282,7 +282,17 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   showHelp(lines: readonly string[]): void {
-    this.overlays.open(new TextViewer({ theme: this.theme, title: "help", lines }));
+    this.openOverlay(new TextViewer({ theme: this.theme, title: "help", lines }));
+  }
+
+  openOverlay(overlay: Overlay): void {
+    this.popup.close();
+    this.overlays.open(overlay);
+    this.frame();
+  }
+
+  closeOverlay(overlay: Overlay): void {
+    this.overlays.close(overlay);
     this.frame();
   }
 
