@@ -28,6 +28,7 @@ import { type CommandResponseFrame, HOST_CAPABILITIES, type InboundFrame, type I
 import { type ExtensionUI, normaliseNoteLevel } from "./host.ts";
 import { nextRequestId } from "./ids.ts";
 import { HostCallTracker } from "./host-calls.ts";
+import { InteractiveCalls } from "./interactive-calls.ts";
 import { JoinOrder } from "./join-order.ts";
 import { ExtensionLog } from "./log.ts";
 import { ExtensionRegistry, type RegisteredCommand, type RegisteredTool, describeRefusal } from "./registry.ts";
@@ -100,6 +101,8 @@ export class ExtensionManager {
   private sequence = 0;
   /** Tool calls the host is waiting on (call_tool parent chains). */
   readonly hostCalls = new HostCallTracker();
+  /** Interactive tool calls waiting for the user (an interactive host ties panels to them). */
+  readonly interactiveCalls = new InteractiveCalls();
   /** Told whenever a loaded extension stops (crash, disconnect, shutdown). */
   readonly closeListeners = new Set<(extension: string) => void>();
   /** Told about tools registered after startup (late registrations join a running agent). */
@@ -342,7 +345,7 @@ export class ExtensionManager {
 
   /** The agent Tool that calls one registered extension tool. */
   toolFor(tool: RegisteredTool, defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs"> = {}): Tool {
-    return extensionTool(tool, (extension) => this.live.get(extension), { ...defaults, tracker: this.hostCalls });
+    return extensionTool(tool, (extension) => this.live.get(extension), { ...defaults, tracker: this.hostCalls, interactive: this.interactiveCalls });
   }
 
   /** Graceful stop of every extension within one shared grace period. */

@@ -10,7 +10,10 @@
  * Timeouts, cancellation, disconnects and refusals become typed outcomes
  * (timed_out / cancelled / failed); a `tool_cancel` goes to extensions that
  * advertised it only when a call that was sent is abandoned. Late results are
- * ignored by the connection.
+ * ignored by the connection. Interactive calls are recorded in `interactive`
+ * (interactive-calls.ts) while they wait, so the host can tie a panel to one
+ * and dismiss it: a dismissed call ends as cancelled ("the user closed its
+ * panel").
  */
 import type { Tool, ToolContext, ToolOutcome, ToolResultContent } from "../tools/types.ts";
 import type { ExtensionConnection } from "./connection.ts";
@@ -18,6 +21,7 @@ import { ExtensionRequestError, describeRequestFailure } from "./errors.ts";
 import type { ToolResultFrame, WireContentBlock } from "./frames.ts";
 import { type HostCallTracker, parentChain } from "./host-calls.ts";
 import { nextRequestId } from "./ids.ts";
+import type { InteractiveCalls } from "./interactive-calls.ts";
 import type { RegisteredTool } from "./registry.ts";
 
 export const TOOL_REPLY_TIMEOUT_MS = 60_000;
@@ -53,6 +57,8 @@ export interface ToolCallOptions {
   readonly allowInteractive?: boolean;
   /** Records running calls and their tool chains (call_tool parent_id rules). */
   readonly tracker?: HostCallTracker;
+  /** Where interactive calls wait (the host ties panels to them and may dismiss them). */
+  readonly interactive?: InteractiveCalls;
 }
 
 function failure(tool: RegisteredTool, detail: string, status: ToolOutcome["status"]): ToolOutcome {
@@ -79,13 +85,17 @@ export async function callExtensionTool(
   const timeoutMs = tool.interactive ? undefined : (options.timeoutMs ?? TOOL_REPLY_TIMEOUT_MS);
   const chainAbove = parentChain.getStore();
   options.tracker?.begin({ requestId: id, extension: tool.extension, chain: [...(chainAbove ?? []), tool.name], signal: options.signal });
+  const waiting = tool.interactive ? options.interactive?.begin(id, tool.extension, tool.name) : undefined;
+  const signal = waiting === undefined ? options.signal : options.signal === undefined ? waiting.signal : AbortSignal.any([options.signal, waiting.signal]);
+  let answered = false;
   try {
     const reply = (await connection.request({ type: "tool_call", id, name: tool.name, args }, "tool_result", {
       timeoutMs,
-      signal: options.signal,
+      signal,
       // A call made for an extension's call_tool never waits for a slot its callers hold.
       lane: chainAbove === undefined ? "model" : "nested",
     })) as ToolResultFrame;
+    answered = true;
     const mapped = mapResultBlocks(tool.extension, reply.content);
     return {
       content: mapped.content,
@@ -103,7 +113,7 @@ export async function callExtensionTool(
       case "timeout":
         return failure(tool, `no result within ${cause.timeoutMs / 1000} s (timed out)`, "timed_out");
       case "cancelled":
-        return failure(tool, "cancelled", "cancelled");
+        return failure(tool, waiting?.signal.aborted === true ? "cancelled: the user closed its panel" : "cancelled", "cancelled");
       case "stalled":
         return failure(tool, `${describeRequestFailure(cause)} (timed out)`, "timed_out");
       case "disconnected":
@@ -116,6 +126,7 @@ export async function callExtensionTool(
     }
   } finally {
     options.tracker?.end(id);
+    if (waiting !== undefined) options.interactive?.end(id, answered ? "answered" : "abandoned");
   }
 }
 
@@ -123,7 +134,7 @@ export async function callExtensionTool(
 export function extensionTool(
   tool: RegisteredTool,
   connectionOf: (extension: string) => ExtensionConnection | undefined,
-  defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs" | "tracker"> = {},
+  defaults: Pick<ToolCallOptions, "allowInteractive" | "timeoutMs" | "tracker" | "interactive"> = {},
 ): Tool {
   return {
     name: tool.name,

@@ -26,6 +26,7 @@ import { FileIndex } from "./file-index.ts";
 import type { PromptHistory } from "./history.ts";
 import { composeLive } from "./live.ts";
 import type { OpenPanel } from "./panel.ts";
+import { PanelHost, type PanelContent } from "./panel-host.ts";
 import { Popup } from "./popup.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
@@ -83,7 +84,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly queue: QueuedInput[] = [];
   readonly history: PromptHistory;
   readonly options: AppOptions;
-  panel: OpenPanel | undefined;
+  readonly panels: PanelHost;
   readonly overlays = new OverlayStack();
   hint: string | undefined;
   lastInterrupt = Number.NEGATIVE_INFINITY;
@@ -129,6 +130,14 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       () => this.frame(),
       (request, choice) => this.#confirmed(request, choice),
     );
+    this.panels = new PanelHost({
+      send: (extension, frame) => this.runtime.extensions?.manager.connection(extension)?.send(frame) ?? false,
+      calls: () => this.runtime.extensions?.manager.interactiveCalls,
+      frame: () => this.frame(),
+      hint: (text) => this.showHint(text),
+    });
+    this.runtime.extensions?.manager.interactiveCalls.endListeners.add((call, end) => this.panels.callEnded(call, end));
+    this.runtime.extensions?.manager.closeListeners.add((extension) => this.panels.extensionGone(extension));
     const messages = this.runtime.agent.messages;
     this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
     this.closed = new Promise<number>((resolve) => (this.#resolveClosed = resolve));
@@ -139,6 +148,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.#screen = screen;
     for (const lines of this.#pending.splice(0)) screen.commit(lines);
     screen.requestFrame();
+  }
+
+  /** The extension panel shown and focused (panel-host.ts). */
+  get panel(): OpenPanel | undefined {
+    return this.panels.current;
   }
 
   get busy(): boolean {
@@ -278,9 +292,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.frame();
   }
 
-  openPanel(panel: OpenPanel): void {
-    this.panel = { ...panel };
-    this.frame();
+  openPanel(panel: PanelContent): void {
+    this.panels.open(panel);
   }
 
   showHelp(lines: readonly string[]): void {
@@ -336,18 +349,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   panelRender(extension: string, frame: Parameters<ExtensionUI["panelRender"]>[1]): void {
-    const panel = this.panel;
-    if (panel === undefined || panel.extension !== extension || panel.id !== frame.panel_id) return;
-    if (frame.title) panel.title = frame.title;
-    panel.lines = frame.lines;
-    panel.footer = frame.footer ?? panel.footer;
-    this.frame();
+    this.panels.render(extension, frame);
   }
 
   panelClose(extension: string, panelId: string): void {
-    if (this.panel?.extension !== extension || this.panel.id !== panelId) return;
-    this.panel = undefined;
-    this.frame();
+    this.panels.closeFromExtension(extension, panelId);
   }
 
   extensionFailed(extension: string, message: string): void {

@@ -10,7 +10,7 @@ import type { Catalog } from "../../providers/index.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import type { Editor, Overlay, Theme } from "../../tui/index.ts";
 import type { Chat } from "./chat.ts";
-import type { OpenPanel } from "./panel.ts";
+import type { PanelContent } from "./panel-host.ts";
 
 export interface BuiltinCommand {
   readonly name: string;
@@ -34,7 +34,7 @@ export interface CommandHost {
   catalog(): Promise<Catalog>;
   /** Runs a model prompt to its end (announced to extensions unless `announced`), then prints the status line. */
   agentPrompt(text: string, signal: AbortSignal, options?: { readonly announced?: boolean; readonly via?: string }): Promise<void>;
-  openPanel(panel: OpenPanel): void;
+  openPanel(panel: PanelContent): void;
   /** Shows lines in the help overlay above the editor (Esc closes it). */
   showHelp(lines: readonly string[]): void;
   readonly theme: Theme;

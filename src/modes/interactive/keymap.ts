@@ -6,8 +6,9 @@
  *  2. An open --no-yolo question takes every key (y/a/A/n, Esc refuses).
  *  3. The top overlay (help, the Ctrl+O full-output view, dialogs and
  *     pickers: overlays.ts) takes every key it uses; Esc closes it.
- *  4. An open extension panel: Esc closes it (panel_close), the rest go to
- *     the extension as panel_key.
+ *  4. An open extension panel (panel-host.ts): Esc closes it (panel_close;
+ *     an interactive call it belongs to ends as cancelled), Shift+↑/↓/PgUp/
+ *     PgDn scroll it, the rest go to the extension as panel_key.
  *  5. An open popup takes ↑/↓, Tab, Enter, → and Esc (popup.ts).
  *  6. Esc: dismisses the notes first, else cancels the running turn, else
  *     clears the draft.
@@ -17,7 +18,6 @@
  */
 import { type Key, TextViewer } from "../../tui/index.ts";
 import { EXIT_PRESS_WINDOW_MS, type InteractiveApp } from "./app.ts";
-import { panelKey, type OpenPanel } from "./panel.ts";
 
 function isKey(key: Key, name: string, mods: { ctrl?: boolean; alt?: boolean } = {}): boolean {
   return key.kind === "key" && key.name === name && key.ctrl === (mods.ctrl ?? false) && key.alt === (mods.alt ?? false);
@@ -28,28 +28,12 @@ function interrupt(app: InteractiveApp): void {
   if (now - app.lastInterrupt < EXIT_PRESS_WINDOW_MS) return app.exit(0);
   app.lastInterrupt = now;
   if (app.overlays.top !== undefined) app.overlays.close();
-  else if (app.panel !== undefined) closePanel(app, app.panel);
-  else if (!app.cancel()) {
+  else if (!app.panels.dismiss() && !app.cancel()) {
     app.editor.clear();
     app.queue.length = 0;
     app.popup.close();
   }
   app.showHint("press Ctrl+C again to exit");
-}
-
-function closePanel(app: InteractiveApp, panel: OpenPanel): void {
-  app.panel = undefined;
-  app.runtime.extensions?.manager.connection(panel.extension)?.send({ type: "panel_close", panel_id: panel.id });
-}
-
-function panelInput(app: InteractiveApp, panel: OpenPanel, key: Key): void {
-  if (isKey(key, "escape")) return closePanel(app, panel);
-  const connection = app.runtime.extensions?.manager.connection(panel.extension);
-  if (connection === undefined) {
-    app.panel = undefined;
-    return;
-  }
-  for (const sent of panelKey(key)) connection.send({ type: "panel_key", panel_id: panel.id, ...sent });
 }
 
 function openOutputView(app: InteractiveApp): void {
@@ -68,7 +52,7 @@ export function handleKey(app: InteractiveApp, key: Key): void {
   if (isKey(key, "c", { ctrl: true })) return interrupt(app);
   if (app.confirmer.handleKey(key)) return;
   if (app.overlays.handleKey(key)) return;
-  if (app.panel !== undefined) return panelInput(app, app.panel, key);
+  if (app.panels.handleKey(key)) return;
   const popup = app.popup.handle(key);
   if (popup === "handled") return;
   if (popup === "submit") {

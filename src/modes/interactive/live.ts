@@ -2,11 +2,14 @@
  * The live region, top to bottom: what still runs in the chat (streaming
  * text tail, running tool cards) or, instead, the top overlay (help, the
  * Ctrl+O full-output view, dialogs: it gets the chat's rows and places the
- * caret, or hides it); the extension panel; extension notes; queued prompts as
+ * caret, or hides it); the extension panel (not drawn under an overlay: it
+ * takes what it needs of the chat's rows, at least 3, scrolling when taller:
+ * panel.ts); extension notes; queued prompts as
  * chips; the --no-yolo question; the popup; a rule; the editor; the status
  * bar (two lines). The parts under the chat keep their rows; the chat part
  * gets what is left of `height - 1` rows (its last rows: the newest). The
- * cursor is parked at the editor's caret. Pure composition: no I/O.
+ * cursor is parked at the editor's caret (hidden while a panel has the
+ * keyboard). Pure composition: no I/O.
  */
 import { displayText, fitWidth, type LiveView } from "../../tui/index.ts";
 import type { InteractiveApp } from "./app.ts";
@@ -28,7 +31,6 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   const { theme } = app;
   const now = Date.now();
   const middle: string[] = [];
-  if (app.panel !== undefined) middle.push(...panelBox(app.panel, width, Math.max(4, height - 10), theme));
   for (const note of app.notes.notes.slice(-MAX_NOTE_ROWS)) {
     middle.push(fitWidth(noteLine(app, note.level, `[${displayText(note.extension)}] ${displayText(note.message).replace(/\s*\n\s*/g, " ")}`), width));
   }
@@ -56,11 +58,13 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
     const lines = [...rows, ...middle, rule, ...editorRows, ...status];
     return { lines, cursor: at === undefined ? undefined : { row: at.row, col: at.col } };
   }
+  const panel = app.panel === undefined ? [] : panelBox(app.panel, width, Math.max(3, room), theme);
+  const chatRoom = Math.max(0, room - panel.length);
   const top = app.chat.renderLive(width);
-  const shown = top.length > room ? top.slice(top.length - room) : top;
-  const above = [...shown, ...middle, rule];
+  const shown = top.length > chatRoom ? top.slice(top.length - chatRoom) : top;
+  const above = [...shown, ...panel, ...middle, rule];
   return {
     lines: [...above, ...editorRows, ...status],
-    cursor: { row: above.length + caret.row, col: caret.col },
+    cursor: app.panel === undefined ? { row: above.length + caret.row, col: caret.col } : undefined,
   };
 }
