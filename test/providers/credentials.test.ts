@@ -24,12 +24,12 @@ describe("credential lookup", () => {
     // Another provider's variable does not count.
     const err = await rejection(resolveApiKey({ provider: "openai", env, authFile }));
     expect(err).toBeInstanceOf(ProviderError);
-    expect(err).toMatchObject({ kind: "config", message: "no API key for openai: set OPENAI_API_KEY or pass --api-key" });
+    expect(err).toMatchObject({ kind: "config", message: "no API key for openai: set OPENAI_API_KEY, pass --api-key, or run `zot login openai`" });
   });
 
   test("missing key names the env var and the flag; ollama needs none", async () => {
     const err = await rejection(resolveApiKey({ provider: "anthropic", env: {}, authFile }));
-    expect(err).toMatchObject({ kind: "config", message: "no API key for anthropic: set ANTHROPIC_API_KEY or pass --api-key" });
+    expect(err).toMatchObject({ kind: "config", message: "no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, or run `zot login anthropic`" });
     expect(await resolveApiKey({ provider: "ollama", env: {}, authFile })).toEqual({ apiKey: "", source: "none" });
   });
 
