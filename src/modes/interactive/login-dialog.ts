@@ -11,7 +11,8 @@
  * the default). Logout: a ListDialog of the providers stored in auth.json
  * plus "all", or the provider named; the entry is removed and the client
  * rebuilt (keyless when no key is left, said in the chat). Each function
- * resolves once its dialogs closed and the change took effect.
+ * resolves once its dialogs closed and the change took effect (or `signal`
+ * aborted, which closes the open dialog).
  */
 import { loadConfig } from "../../common/config.ts";
 import { errorMessage } from "../../common/errors.ts";
