@@ -17,6 +17,8 @@ export function modelKey(model: ModelInfo): string {
 
 export function formatContext(tokens: number): string {
   if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(tokens % 1_000_000 === 0 ? 0 : 2)}M`;
+  // 32768 is "32k" (binary sizes are how such windows are named), 200000 "200k".
+  if (tokens >= 1024 && tokens % 1024 === 0) return `${tokens / 1024}k`;
   if (tokens >= 1000) return `${Math.round(tokens / 1000)}k`;
   return String(tokens);
 }
