@@ -88,6 +88,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly overlays = new OverlayStack();
   hint: string | undefined;
   lastInterrupt = Number.NEGATIVE_INFINITY;
+  /** The streamed characters the status bar's estimate shows, sampled at the spinner's tick so the bar is not redrawn per delta. */
+  streamedCharsShown = 0;
   #screen: Screen | undefined;
   readonly #pending: string[][] = [];
   readonly #files: FileIndex;
@@ -409,7 +411,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   #run(label: string, prompt: boolean, task: (signal: AbortSignal) => Promise<void>): void {
     const operation: Operation = { label, prompt, since: Date.now(), controller: new AbortController(), done: Promise.resolve() };
     this.#active = operation;
-    this.#ticker ??= setInterval(() => this.frame(), TICK_MS);
+    this.#ticker ??= setInterval(() => {
+      this.streamedCharsShown = this.chat.streamedChars;
+      this.frame();
+    }, TICK_MS);
+    this.streamedCharsShown = 0;
     this.frame();
     operation.done = (async () => {
       try {

@@ -27,6 +27,7 @@ import { ZOT_SEMVER } from "../../common/version.ts";
 import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
 import { createTheme, processTerminal, Renderer, type Key } from "../../tui/index.ts";
+import { instrumentRenderer } from "./tui-stats.ts";
 import { Cleanup } from "../cleanup.ts";
 import { parseHeadlessOptions } from "../options.ts";
 import { InterruptedError } from "../prompt-input.ts";
@@ -68,6 +69,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   const onEvent = (event: AgentEvent): void => (app === undefined ? void early.push(event) : app.agentEvent(event));
   let terminal: ReturnType<typeof processTerminal> | undefined;
   let renderer: Renderer | undefined;
+  let recordStats = (): void => {};
   let code = 0;
   let failure: unknown;
   try {
@@ -116,7 +118,9 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
     if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
-    const screen = new Renderer(tty, started);
+    const stats = instrumentRenderer(tty, started);
+    const screen = new Renderer(stats?.output ?? tty, stats?.source ?? started);
+    recordStats = () => stats?.write(screen);
     renderer = screen;
     tty.start({
       onKey: (key: Key) => {
@@ -140,6 +144,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     failure = err;
   }
   renderer?.stop();
+  recordStats();
   terminal?.restore();
   await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
