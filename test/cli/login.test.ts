@@ -147,4 +147,16 @@ describe("zot logout", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("zot: no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, or run `zot login anthropic`\n");
   });
+
+  test("a model remembered in config.json whose provider lost its key falls back to a provider that has one; a flag-named provider does not", async () => {
+    writeFileSync(join(env.home, "config.json"), JSON.stringify({ provider: "openai", model: "gpt-5-mini" }));
+    await env.run(["login", "anthropic"], { stdin: "sk-a" });
+    env.server.enqueue({ type: "text", text: "fell back to anthropic" });
+    const fallback = await env.run(["-p", "hi", "--base-url", env.server.anthropicBaseUrl]);
+    expect(fallback.stdout).toBe("fell back to anthropic\n");
+    expect(env.server.requests[0]?.dialect).toBe("anthropic");
+    const named = await env.run(["-p", "hi", "--provider", "openai"]);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain("no API key for openai: set OPENAI_API_KEY, pass --api-key, or run `zot login openai`");
+  });
 });
