@@ -28,6 +28,7 @@ import { composeLive } from "./live.ts";
 import type { OpenPanel } from "./panel.ts";
 import { PanelHost, type PanelContent } from "./panel-host.ts";
 import { Popup } from "./popup.ts";
+import { offerRescue } from "./rescue.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -267,10 +268,25 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
     return agent.prompt(text, { signal }).then((outcome) => {
       this.chat.settle();
-      if (outcome.status === "error") this.chat.error(`error: ${outcome.error.message}`);
+      if (outcome.status === "error") {
+        this.chat.error(`error: ${outcome.error.message}`);
+        void offerRescue(this, text, outcome.error);
+      }
       else if (outcome.status === "blocked") this.chat.warn(`blocked: ${outcome.reason}`);
       else if (outcome.status === "aborted") this.chat.warn("aborted");
     });
+  }
+
+  /** Prompts waiting in the queue. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Runs `text` as a model prompt, now or behind the running operation (the rescue offer's retry). */
+  retryPrompt(text: string): void {
+    if (this.busy) this.queue.push({ text, promptOnly: true, announced: false });
+    else this.#start({ text, promptOnly: true, announced: false });
+    this.frame();
   }
 
   /** Every agent event (the chat model, plus what the status bar tracks). */

@@ -9,7 +9,8 @@
  * into scrollback first (replay.ts). Extensions start in the background: the
  * screen paints and takes input at once, the status bar says which are still
  * loading or failed, and their tools and commands join as each becomes
- * ready. A positional prompt pre-fills the editor; it is not sent.
+ * ready. A positional prompt pre-fills the editor; it is not sent. Without
+ * any API key the screen starts anyway and opens the login dialog.
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,
@@ -35,6 +36,7 @@ import { InteractiveApp } from "./app.ts";
 import { DeferredExtensionUI } from "./ext-ui.ts";
 import { PromptHistory } from "./history.ts";
 import { handleKey } from "./keymap.ts";
+import { runLogin } from "./login-dialog.ts";
 import { replayConversation } from "./replay.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
@@ -88,6 +90,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         interactive: {
           permissions: flags.noYolo ? gate : undefined,
           compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
+          allowMissingCredential: true,
         },
       },
       cleanup,
@@ -133,6 +136,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     });
     started.attach(screen);
     screen.flush();
+    if (runtime.credentialMissing) void runLogin(started, "", { firstRun: true });
     void runtime.extensionsStarted.then(() => screen.requestFrame());
     code = await started.closed;
     await started.shutdown();
