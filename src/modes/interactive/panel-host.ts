@@ -25,7 +25,7 @@
  */
 import type { InteractiveCall, InteractiveCallEnd, InteractiveCalls } from "../../ext/interactive-calls.ts";
 import type { Key } from "../../tui/index.ts";
-import { panelKeys, replaceLines, scrollKey, scrollPanel, type OpenPanel, type PanelKey } from "./panel.ts";
+import { MAX_KEYS_PER_INPUT, panelKeys, replaceLines, scrollKey, scrollPanel, type OpenPanel, type PanelKey } from "./panel.ts";
 
 export type PanelFrame =
   | ({ readonly type: "panel_key"; readonly panel_id: string } & PanelKey)
@@ -160,7 +160,7 @@ export class PanelHost {
         return true;
       }
     }
-    if (dropped > 0) this.#deps.hint(`panel: ${dropped} key(s) past the first ${keys.length} of one input were not sent`);
+    if (dropped > 0) this.#deps.hint(`panel: ${dropped} more key(s) not sent (at most ${MAX_KEYS_PER_INPUT} from one input)`);
     return true;
   }
 
