@@ -152,6 +152,20 @@ describe("panels", () => {
     await tui.waitForText("│ last: enter", "screen");
   }, TEST_MS);
 
+  test("one input of more than 4,096 keys: the first 4,096 go out in order, the status line says how many were not", async () => {
+    const tui = await start([TS]);
+    await ready(tui, ["ts-panels"]);
+    await openCommandPanel(tui, "/board", "Board");
+    const text = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+    tui.paste(text);
+    await tui.waitForText("panel: 904 more key(s) not sent (at most 4096 from one input)", "screen");
+    await tui.waitFor(() => keysTo("ts-panels").length >= 4096 || undefined, "4096 keys to reach the extension");
+    expect(keysTo("ts-panels")).toEqual([...text.slice(0, 4096)].map((c) => `rune:${c}`));
+    // The panel still has the keyboard.
+    tui.press("down");
+    await tui.waitFor(() => keysTo("ts-panels").at(-1) === "down", "the next key");
+  }, TEST_MS);
+
   test("Ctrl+C closes the panel (panel_close); the extension's panel_close closes it; an extension that dies takes its panel", async () => {
     const tui = await start([PY]);
     await ready(tui, ["py-panels"]);
