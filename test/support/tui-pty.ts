@@ -192,6 +192,9 @@ export class TuiPty {
     await this.settle();
     this.screen.resize(columns, rows);
     this.terminal.resize(columns, rows);
+    // Bun.Terminal.resize sets the PTY's size but the child gets no SIGWINCH (measured: `stty size`
+    // in the child sees the new size, no handler runs), so it is sent by hand, as test/tui/terminal.test.ts does.
+    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill("SIGWINCH");
   }
 
   /** Calls `listener` after every chunk is parsed; returns the unsubscribe. */
