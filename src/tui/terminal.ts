@@ -15,7 +15,9 @@
  * (`CSI > 1 u`) and kittyKeyboard becomes true. Input is decoded by a
  * KeyDecoder; a lone ESC is delivered as Escape after ESCAPE_TIMEOUT_MS
  * without more input (2 ms with kitty, where Esc is never a lone byte).
- * Resizes (stdout "resize" / SIGWINCH) call onResize once per new size.
+ * Resizes call onResize: every stdout "resize" event (also one back to the
+ * last size), and a SIGWINCH that finds a new size (for a stdout without the
+ * event).
  *
  * restore() (idempotent) pops the kitty flags, turns paste off, ends any
  * synchronized frame, shows the cursor and returns to cooked mode. It also
@@ -138,9 +140,16 @@ export function processTerminal(): Terminal {
         );
       }
     };
-    // stdout "resize" and SIGWINCH both report one change: onResize once per new size.
+    // stdout "resize" comes for every change, even one back to the size seen last (the terminal may
+    // have re-wrapped the screen at a size in between): always reported. SIGWINCH is the fallback
+    // for a stdout without that event, reported only for a new size (Bun runs it before stdout's
+    // size is updated, so there it is a no-op and the "resize" event that follows reports).
     const sizeKey = (): string => `${stdout.columns}x${stdout.rows}`;
     let lastSize = sizeKey();
+    const onStdoutResize = (): void => {
+      lastSize = sizeKey();
+      input.onResize();
+    };
     const onResize = (): void => {
       const now = sizeKey();
       if (now === lastSize) return;
@@ -157,7 +166,7 @@ export function processTerminal(): Terminal {
     if (stdin.isTTY) stdin.setRawMode(true);
     stdin.setEncoding("utf8");
     stdin.on("data", onData);
-    stdout.on("resize", onResize);
+    stdout.on("resize", onStdoutResize);
     process.on("SIGWINCH", onResize);
     process.once("exit", restore);
     for (const signal of SIGNALS) process.on(signal, onSignal);
@@ -166,7 +175,7 @@ export function processTerminal(): Terminal {
     detach = () => {
       if (escapeTimer !== undefined) clearTimeout(escapeTimer);
       stdin.off("data", onData);
-      stdout.off("resize", onResize);
+      stdout.off("resize", onStdoutResize);
       process.off("SIGWINCH", onResize);
       process.off("exit", restore);
       for (const signal of SIGNALS) process.off(signal, onSignal);
