@@ -15,9 +15,10 @@
  * (`CSI > 1 u`) and kittyKeyboard becomes true. Input is decoded by a
  * KeyDecoder; a lone ESC is delivered as Escape after ESCAPE_TIMEOUT_MS
  * without more input (2 ms with kitty, where Esc is never a lone byte).
- * Resizes call onResize: every stdout "resize" event (also one back to the
- * last size), and a SIGWINCH that finds a new size (for a stdout without the
- * event).
+ * Resizes call onResize: once per stdout "resize" event, and once for a
+ * SIGWINCH that brings no such event within SIGWINCH_SETTLE_MS (a window
+ * sized away and back before the signal was handled: the screen was
+ * re-wrapped in between).
  *
  * restore() (idempotent) pops the kitty flags, turns paste off, ends any
  * synchronized frame, shows the cursor and returns to cooked mode. It also
@@ -34,6 +35,8 @@ import type { Key } from "./types.ts";
 
 export const ESCAPE_TIMEOUT_MS = 30;
 const KITTY_ESCAPE_TIMEOUT_MS = 2;
+/** How long a SIGWINCH waits for stdout's "resize" event before it is reported on its own. */
+const SIGWINCH_SETTLE_MS = 50;
 const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
 const KITTY_QUERY = "\x1b[?u";
@@ -140,21 +143,23 @@ export function processTerminal(): Terminal {
         );
       }
     };
-    // stdout "resize" comes for every change, even one back to the size seen last (the terminal may
-    // have re-wrapped the screen at a size in between): always reported. SIGWINCH is the fallback
-    // for a stdout without that event, reported only for a new size (Bun runs it before stdout's
-    // size is updated, so there it is a no-op and the "resize" event that follows reports).
-    const sizeKey = (): string => `${stdout.columns}x${stdout.rows}`;
-    let lastSize = sizeKey();
+    // stdout's "resize" event reports a new size (Bun emits it after the SIGWINCH listeners ran, with
+    // stdout's size updated; a listener still sees the old one). A SIGWINCH that brings no "resize"
+    // event within SIGWINCH_SETTLE_MS is reported all the same: the window went to another size and
+    // back before the signal was handled, and the terminal re-wrapped (xterm.js: cut) the screen at
+    // the size in between, so the renderer must redraw at the size it already knows.
+    let fallback: ReturnType<typeof setTimeout> | undefined;
     const onStdoutResize = (): void => {
-      lastSize = sizeKey();
+      if (fallback !== undefined) clearTimeout(fallback);
+      fallback = undefined;
       input.onResize();
     };
     const onResize = (): void => {
-      const now = sizeKey();
-      if (now === lastSize) return;
-      lastSize = now;
-      input.onResize();
+      if (fallback !== undefined) return;
+      fallback = setTimeout(() => {
+        fallback = undefined;
+        input.onResize();
+      }, SIGWINCH_SETTLE_MS);
     };
     const onSignal = (signal: NodeJS.Signals): void => {
       // Only when nobody else handles it: restore, then end the way the signal would have.
@@ -174,6 +179,7 @@ export function processTerminal(): Terminal {
     writeAllSync(1, `${PASTE_ON}${KITTY_QUERY}${DA1_QUERY}`);
     detach = () => {
       if (escapeTimer !== undefined) clearTimeout(escapeTimer);
+      if (fallback !== undefined) clearTimeout(fallback);
       stdin.off("data", onData);
       stdout.off("resize", onStdoutResize);
       process.off("SIGWINCH", onResize);
