@@ -273,7 +273,9 @@ export class Renderer {
     let out = SYNC_ON + HIDE_CURSOR;
     let below: readonly string[]; // what is on screen from the new live region's first row down
     if (mode === "clear-screen" || mode === "clear-scrollback") {
-      out += `\x1b[H\x1b[2J${mode === "clear-scrollback" ? "\x1b[3J" : ""}`;
+      // The live region is erased first: tmux (scroll-on-clear) moves a cleared screen into its history, which
+      // must get the committed lines only, not a copy of the live rows.
+      out += `\r${cursorUp(this.#cursorRow)}${ERASE_ROWS_BELOW}\x1b[H\x1b[2J${mode === "clear-scrollback" ? "\x1b[3J" : ""}`;
       this.#cursorRow = 0;
       this.#cursorCol = 0;
       this.#extent = 1;

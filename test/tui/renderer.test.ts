@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { reflowedRows, rowsAboveCursorAfterReflow } from "../../src/tui/frame.ts";
+import { TmuxScreen } from "../support/tmux-screen.ts";
 import { Renderer } from "../../src/tui/renderer.ts";
 import { RendererHarness } from "./harness.ts";
 
@@ -368,4 +369,26 @@ test("a Renderer with a zero or nonsense size falls back to 80x24", () => {
   renderer.flush();
   expect(writes.length).toBe(1);
   renderer.stop();
+});
+
+test.skipIf(!TmuxScreen.available())("Ctrl+L in tmux (scroll-on-clear): the history gets the committed lines, no copy of the live region", async () => {
+  const screen = new TmuxScreen(40, 10);
+  try {
+    let view = { lines: ["streaming tail", "› draft", "status"], cursor: { row: 1, col: 7 } };
+    const renderer = new Renderer(
+      { reflow: "cursor-line", size: { columns: 40, rows: 10 }, write: (data) => screen.write(data) },
+      { renderLive: () => view },
+    );
+    renderer.commit(["committed 1", "committed 2"]);
+    renderer.flush();
+    renderer.clearScreen({ scrollback: false });
+    view = { lines: ["streaming tail more", "› draft", "status"], cursor: { row: 1, col: 7 } };
+    renderer.flush();
+    await screen.settle();
+    const all = screen.logicalLines(screen.rows).filter((line) => line.trim() !== "");
+    expect(all).toEqual(["committed 1", "committed 2", "streaming tail more", "› draft", "status"]);
+    renderer.stop();
+  } finally {
+    screen.dispose();
+  }
 });
