@@ -49,7 +49,7 @@ export function statusOf(app: InteractiveApp): StatusState {
     contextWindow: agent.model.contextWindow,
     autoCompacting: app.autoCompacting,
     jailed: app.options.jailed,
-    noYolo: app.options.noYolo && !app.gate.yolo,
+    noYolo: app.options.noYolo && !app.gate.yolo && !app.gate.allowAll,
     extensionsLoading: extensions?.manager.starting().map((connection) => connection.name) ?? [],
     extensionsFailed: app.failedExtensions,
     hint: app.hint,

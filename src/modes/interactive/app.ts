@@ -124,6 +124,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     });
     this.popup = new Popup({ theme: options.theme, editor: this.editor, commands: () => commandEntries(this.runtime), files: () => this.#files });
     this.confirmer = new ConfirmQuestion(
+      options.theme,
       () => this.frame(),
       (request, choice) => this.#confirmed(request, choice),
     );
