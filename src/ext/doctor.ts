@@ -154,7 +154,8 @@ function describe(
     line("registration conflicts:");
     for (const conflict of registry.shadowed) {
       const label = conflict.kind === "command" ? `command /${conflict.name}` : `tool "${conflict.name}"`;
-      line(`  - ${conflict.extension}: ${label} not registered, already taken by ${conflict.heldBy}`);
+      const reachable = conflict.qualified === undefined ? "" : `; reachable as /${conflict.qualified}`;
+      line(`  - ${conflict.extension}: ${label} not registered, already taken by ${conflict.heldBy}${reachable}`);
     }
     for (const extension of registry.refusedExtensions()) {
       const omitted = registry.omittedRefusals(extension).shadowed;

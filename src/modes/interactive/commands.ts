@@ -52,10 +52,13 @@ export function builtinCommand(name: string): BuiltinCommand | undefined {
 
 /** Every command for the slash popup: built-ins in catalog order, then the extensions' commands. */
 export function commandEntries(runtime: HeadlessRuntime): CommandEntry[] {
-  const extensionCommands = runtime.extensions?.manager.registry.commands() ?? [];
+  const registry = runtime.extensions?.manager.registry;
+  const extensionCommands = registry?.commands() ?? [];
+  const shadowed = registry?.qualifiedCommands() ?? [];
   return [
     ...BUILTIN_COMMANDS.filter((command) => command.hidden !== true).map((command) => ({ name: command.name, description: command.description })),
     ...extensionCommands.map((command) => ({ name: command.name, description: command.description, extension: command.extension })),
+    ...shadowed.map(({ invokeAs, command }) => ({ name: invokeAs, description: command.description, extension: command.extension })),
   ];
 }
 
