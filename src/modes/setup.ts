@@ -100,6 +100,8 @@ export interface InteractiveSetup {
   readonly permissions?: PermissionPolicy;
   /** Told when a compaction (automatic or /compact) starts and ends, after the extensions are. */
   readonly compaction?: CompactionObserver;
+  /** Told the extension load errors once startup finished, instead of one warning each. */
+  readonly onExtensionProblems?: (errors: readonly ZotError[]) => void;
 }
 
 export interface HeadlessSetupInput {
@@ -267,7 +269,11 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     // Problems are reported once startup finished (the bound passed for a silent extension), whoever waits.
     extensionsStarted = started.then(
       async () => {
-        if (!leaving) reportExtensionProblems(await created, warn);
+        if (leaving) return;
+        const manager = await created;
+        const report = input.interactive?.onExtensionProblems;
+        if (report === undefined) reportExtensionProblems(manager, warn);
+        else report([...(manager.discovery?.manifestErrors ?? []), ...manager.loadErrors]);
       },
       (err: unknown) => {
         if (!leaving) warn(`zot: warning: extensions could not start: ${errorMessage(err)}\n`);

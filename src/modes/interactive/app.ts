@@ -22,6 +22,7 @@ import { Chat } from "./chat.ts";
 import { builtinCommand, commandEntries, runBuiltin, runExtensionCommand, type CommandHost } from "./commands.ts";
 import { answerWords, ConfirmQuestion } from "./confirm.ts";
 import { NoteBoard } from "./ext-ui.ts";
+import { ExtensionProblems } from "./ext-problems.ts";
 import { FileIndex } from "./file-index.ts";
 import type { PromptHistory } from "./history.ts";
 import { composeLive } from "./live.ts";
@@ -79,6 +80,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly popup: Popup;
   readonly confirmer: ConfirmQuestion;
   readonly notes = new NoteBoard();
+  /** Load failures kept in the chat, the reload status, the failed extensions (ext-problems.ts). */
+  readonly extensionProblems = new ExtensionProblems(() => this.frame());
   readonly closed: Promise<number>;
   readonly queue: QueuedInput[] = [];
   readonly history: PromptHistory;
@@ -90,7 +93,6 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   #screen: Screen | undefined;
   readonly #pending: string[][] = [];
   readonly #files: FileIndex;
-  readonly #failedExtensions = new Set<string>();
   #active: Operation | undefined;
   #autoCompacting = false;
   #contextTokens: number | undefined;
@@ -159,7 +161,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   get failedExtensions(): readonly string[] {
-    return [...this.#failedExtensions];
+    return this.extensionProblems.failed;
   }
 
   get exiting(): boolean {
@@ -195,6 +197,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.queue.length = 0;
     clearInterval(this.#ticker);
     clearTimeout(this.#hintTimer);
+    this.extensionProblems.dispose();
     const active = this.#active;
     if (active !== undefined) {
       active.controller.abort();
@@ -230,6 +233,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     void this.history.add(text);
     this.editor.setHistory(this.history.entries);
     const command = parseSlashCommand(text);
+    // Sending a prompt dismisses the notes (a /command leaves them).
+    if (command === undefined) this.dismissNotes();
     const builtin = command === undefined ? undefined : builtinCommand(command.name);
     if (command !== undefined && builtin?.immediate === true) {
       if (builtin.name !== "exit" && builtin.name !== "help") this.chat.info(`› ${text}`);
@@ -247,7 +252,6 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
 
   agentPrompt(text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
     const { agent, extensions } = this.runtime;
-    this.notes.clear();
     this.chat.user(text, options.via);
     if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
     return agent.prompt(text, { signal }).then((outcome) => {
@@ -304,11 +308,17 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       return;
     }
     this.notes.clear();
+    this.extensionProblems.clearChat();
     this.overlays.closeAll();
     this.chat.reset();
     this.#contextTokens = undefined;
     this.clearScreen(true);
     this.chat.success("conversation cleared");
+  }
+
+  /** Drops every extension's notes (a prompt sent, Esc, /clear, a session switch). */
+  dismissNotes(): void {
+    if (this.notes.clear()) this.frame();
   }
 
   // ExtensionUI
@@ -350,7 +360,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   extensionFailed(extension: string, message: string): void {
-    this.#failedExtensions.add(extension);
+    this.extensionProblems.crashed(extension);
     this.chat.error(`zot: extension ${extension}: ${message}`);
     this.frame();
   }

@@ -10,6 +10,7 @@ import type { Catalog } from "../../providers/index.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import type { Editor, Overlay, Theme } from "../../tui/index.ts";
 import type { Chat } from "./chat.ts";
+import type { ExtensionProblems } from "./ext-problems.ts";
 import type { OpenPanel } from "./panel.ts";
 
 export interface BuiltinCommand {
@@ -43,6 +44,10 @@ export interface CommandHost {
   /** Closes an overlay if it is still open. */
   closeOverlay(overlay: Overlay): void;
   clearConversation(): void;
+  /** Extension load failures shown in the chat and the /reload-ext status. */
+  readonly extensionProblems: ExtensionProblems;
+  /** Drops every extension note (the next prompt, Esc, /clear, a session switch). */
+  dismissNotes(): void;
   exit(): void;
 }
 

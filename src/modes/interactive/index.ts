@@ -86,6 +86,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         interactive: {
           permissions: flags.noYolo ? gate : undefined,
           compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
+          onExtensionProblems: (errors) => extensionUI.loadProblems(errors),
         },
       },
       cleanup,

@@ -3,8 +3,9 @@
  * text tail, running tool cards) or, instead, the top overlay (help, the
  * Ctrl+O full-output view, dialogs; the --no-yolo question comes before
  * them all: it gets the chat's rows and places the caret, or hides it); the
- * extension panel; extension notes; queued prompts as chips; the popup; a
- * rule; the editor; the status
+ * extension load failures kept at the bottom of the chat (ext-problems.ts);
+ * the extension panel; extension notes; queued prompts as chips; the
+ * temporary /reload-ext status; the popup; a rule; the editor; the status
  * bar (two lines). The parts under the chat keep their rows; the chat part
  * gets what is left of `height - 1` rows (its last rows: the newest). The
  * cursor is parked at the editor's caret. Pure composition: no I/O.
@@ -36,6 +37,7 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   for (const queued of app.queue) {
     middle.push(fitWidth(`${theme.muted("↳ queued:")} ${theme.inverse(` ${displayText(queued.text).replace(/\s+/g, " ")} `)}`, width));
   }
+  middle.push(...app.extensionProblems.statusRows(width, theme));
   if (app.popup.open) {
     middle.push(...app.popup.list.render(width));
     const footer = app.popup.footer;
@@ -55,7 +57,7 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
     const lines = [...rows, ...middle, rule, ...editorRows, ...status];
     return { lines, cursor: at === undefined ? undefined : { row: at.row, col: at.col } };
   }
-  const top = app.chat.renderLive(width);
+  const top = [...app.chat.renderLive(width), ...app.extensionProblems.chatRows(width, theme)];
   const shown = top.length > room ? top.slice(top.length - room) : top;
   const above = [...shown, ...middle, rule];
   return {
