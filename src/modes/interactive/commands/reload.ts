@@ -3,9 +3,8 @@
  * again (the same explicit --ext paths and --no-ext), then gives the agent
  * the new tool set and resets the system prompt so the before_agent_start
  * chain runs again before the next model call. The session stays open (no
- * session_end, nothing of the conversation is replayed to the new
- * processes: each gets session_start as it joins, then only what happens
- * next). Prints `reloaded: N stopped, M loaded (K ready)[, E error(s)]` in
+ * session_end; nothing is replayed to the new processes, session_start
+ * included: they get only what happens next). Prints `reloaded: N stopped, M loaded (K ready)[, E error(s)]` in
  * the chat; the errors go to the temporary status (5 s) and stay at the
  * bottom of the chat until a reload without errors or /clear
  * (ext-problems.ts), never to the model or the session.
