@@ -264,15 +264,16 @@ describe("extension commands", () => {
   test("under their own divider; a colliding one stays reachable as /<extension>:<command>", async () => {
     const tui = await startChat(env, { args: ["--ext", notesDir, "--ext", twinDir] });
     await waitForCommands(tui, ["dup", "extui-twin:dup"]);
-    tui.type("/");
+    // Built-ins first, then the divider, then the extensions' commands with their descriptions.
+    tui.type("/clea");
     await tui.waitForText(/── extensions ─/, "screen");
-    // Built-ins first, then the divider, then the extensions' commands (sorted by name) with their descriptions.
     const all = tui.screen.screen();
     const divider = all.findIndex((row) => /── extensions ─/.test(row));
-    expect(divider).toBeGreaterThan(all.findIndex((row) => /^[\s›]*\/help\s/.test(row)));
+    expect(divider).toBeGreaterThan(all.findIndex((row) => /^[\s›]*\/clear\s/.test(row)));
     expect(all[divider + 1]).toMatch(/^\s*\/clearmine\s+clear this extension's notes \[extui-notes\]/);
+    tui.press("ctrl+u");
     // Filtered: both /dup commands, the shadowed one under its qualified name.
-    tui.type("dup");
+    tui.type("/dup");
     await tui.waitFor(() => screenHas(tui, /^[\s›]*\/extui-twin:dup\s/), "the filtered popup");
     expect(screenHas(tui, /^[\s›]*\/dup\s+the notes dup \[extui-notes\]/)).toBe(true);
     expect(screenHas(tui, /^[\s›]*\/extui-twin:dup\s+the twin dup \[extui-twin\]/)).toBe(true);
