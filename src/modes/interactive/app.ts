@@ -27,6 +27,7 @@ import type { PromptHistory } from "./history.ts";
 import { composeLive } from "./live.ts";
 import type { OpenPanel } from "./panel.ts";
 import { Popup } from "./popup.ts";
+import type { ThemeState } from "./theme-state.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -60,6 +61,8 @@ interface Operation {
 export interface AppOptions {
   readonly runtime: HeadlessRuntime;
   readonly theme: Theme;
+  /** The theme the widgets draw with and the ones /theme offers. */
+  readonly themes: ThemeState;
   readonly gate: PermissionGate;
   readonly noYolo: boolean;
   readonly jailed: boolean;
@@ -137,6 +140,10 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.#screen = screen;
     for (const lines of this.#pending.splice(0)) screen.commit(lines);
     screen.requestFrame();
+  }
+
+  get themes(): ThemeState {
+    return this.options.themes;
   }
 
   get busy(): boolean {

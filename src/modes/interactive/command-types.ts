@@ -11,6 +11,7 @@ import type { HeadlessRuntime } from "../setup.ts";
 import type { Editor, Overlay, Theme } from "../../tui/index.ts";
 import type { Chat } from "./chat.ts";
 import type { OpenPanel } from "./panel.ts";
+import type { ThemeState } from "./theme-state.ts";
 
 export interface BuiltinCommand {
   readonly name: string;
@@ -38,6 +39,8 @@ export interface CommandHost {
   /** Shows lines in the help overlay above the editor (Esc closes it). */
   showHelp(lines: readonly string[]): void;
   readonly theme: Theme;
+  /** The theme in use and the ones to choose from (/theme). */
+  readonly themes: ThemeState;
   /** Opens an overlay (dialog, picker, viewer) on top; it owns the keyboard until it closes. */
   openOverlay(overlay: Overlay): void;
   /** Closes an overlay if it is still open. */

@@ -25,7 +25,10 @@ import { zotPaths } from "../../common/home.ts";
 import { ZOT_SEMVER } from "../../common/version.ts";
 import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
-import { createTheme, processTerminal, Renderer, type Key } from "../../tui/index.ts";
+import { processTerminal, Renderer, type Key, type TerminalOutput } from "../../tui/index.ts";
+import { loadConfig } from "../../common/config.ts";
+import { stripSgr } from "../../common/no-color.ts";
+import { ThemeState } from "./theme-state.ts";
 import { Cleanup } from "../cleanup.ts";
 import { parseHeadlessOptions } from "../options.ts";
 import { InterruptedError } from "../prompt-input.ts";
@@ -38,14 +41,23 @@ import { replayConversation } from "./replay.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 
-/** Colours: off when NO_COLOR is set (non-empty) or TERM is "dumb". */
-export function colorEnabled(env: Readonly<Record<string, string | undefined>>): boolean {
-  return (env.NO_COLOR ?? "") === "" && env.TERM !== "dumb";
+export { colorEnabled } from "../../themes/index.ts";
+
+/** The terminal with every SGR removed from what is written (NO_COLOR: outside text loses its colours too). */
+function withoutColour(output: TerminalOutput): TerminalOutput {
+  return {
+    get size() {
+      return output.size;
+    },
+    reflow: output.reflow,
+    write: (data) => output.write(stripSgr(data)),
+  };
 }
 
 export async function runInteractive(flags: MainFlags): Promise<number> {
   const options = parseHeadlessOptions(flags);
-  const theme = createTheme(colorEnabled(process.env));
+  const themes = new ThemeState();
+  const theme = themes.theme;
   const extensionUI = new DeferredExtensionUI();
   const cleanup = new Cleanup();
   const setupAbort = new AbortController();
@@ -95,9 +107,14 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     const paths = zotPaths();
     const tty = processTerminal();
     terminal = tty;
+    const { loadExtensionThemes } = await import("../../themes/load.ts");
+    const found = await loadExtensionThemes({ cwd: runtime.cwd, paths, explicit: flags.ext, noDiscovery: flags.noExt });
+    const themeWarnings = [...found.errors.map((error) => `zot: warning: theme: ${error}`)];
+    themeWarnings.push(...(await themes.start({ env: process.env, paths, configTheme: loadConfig(paths.configFile).config.theme, themes: found.themes, probe: (ms) => tty.probeBackground(ms) })));
     const started = new InteractiveApp({
       runtime,
       theme,
+      themes,
       gate,
       noYolo: flags.noYolo,
       jailed: flags.jail,
@@ -110,10 +127,11 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     confirmer = started.confirmer;
     warn = (text) => started.chat.warn(text.replace(/\n$/, ""));
     printBanner(started, flags.noYolo);
+    for (const line of themeWarnings) started.chat.warn(line);
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
     if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
-    const screen = new Renderer(tty, started);
+    const screen = new Renderer(themes.colors ? tty : withoutColour(tty), started);
     renderer = screen;
     tty.start({
       onKey: (key: Key) => {
