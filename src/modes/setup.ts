@@ -92,6 +92,8 @@ export interface HeadlessRuntime {
   readonly tools: ToolRegistry;
   /** Resolves once extension startup finished and its problems were reported (at once without a host). */
   readonly extensionsStarted: Promise<void>;
+  /** The skills the skill tool knows (built-ins included; [] with --no-skill). */
+  readonly skills: readonly Skill[];
 }
 
 /** What the interactive mode adds to a run (absent in print, JSON and RPC modes). */
@@ -386,5 +388,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
-  return { cwd, agent, extensions, session, tools, extensionsStarted };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, skills: await skillsFound };
 }

@@ -19,7 +19,10 @@ const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,63}$/;
 const COLOUR_MESSAGE = 'expected an xterm-256 index (0-255) or "#rrggbb"';
 
 const ColourSchema = v.union(
-  [v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255)), v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/))],
+  [
+    v.pipe(v.number(COLOUR_MESSAGE), v.integer(COLOUR_MESSAGE), v.minValue(0, COLOUR_MESSAGE), v.maxValue(255, COLOUR_MESSAGE)),
+    v.pipe(v.string(COLOUR_MESSAGE), v.regex(/^#[0-9a-fA-F]{6}$/, COLOUR_MESSAGE)),
+  ],
   COLOUR_MESSAGE,
 );
 

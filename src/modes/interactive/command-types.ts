@@ -45,6 +45,8 @@ export interface CommandHost {
   openOverlay(overlay: Overlay): void;
   /** Closes an overlay if it is still open. */
   closeOverlay(overlay: Overlay): void;
+  /** Asks for a redraw (something an open overlay shows changed). */
+  frame(): void;
   clearConversation(): void;
   exit(): void;
 }
