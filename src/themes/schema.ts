@@ -33,6 +33,7 @@ const ColorsSchema = v.strictObject(
 
 export const ThemeFileSchema = v.looseObject(
   {
+    $schema: v.optional(v.string("expected a string")),
     name: v.optional(v.pipe(v.string("expected a string"), v.regex(NAME_PATTERN, "must be 1-64 letters, digits, '_', '-', '.', '@', '+', not starting with '.', '-', '@' or '+'"))),
     appearance: v.optional(v.picklist(["dark", "light"], 'expected "dark" or "light"')),
     description: v.optional(v.string("expected a string")),
@@ -48,7 +49,7 @@ function shown(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
-function problemOf(raw: unknown, issues: readonly v.BaseIssue<unknown>[]): string {
+function problemOf(issues: readonly v.BaseIssue<unknown>[]): string {
   const issue = issues[0];
   if (issue === undefined) return "invalid theme";
   const path = v.getDotPath(issue) ?? "";
@@ -68,8 +69,14 @@ export function parseThemeFile(path: string, text: string, fallbackName: string)
     const detail = parsed.problem.kind === "too_deep" ? describeJsonProblem(parsed.problem) : `not valid JSON (${parsed.problem.message})`;
     return { ok: false, error: `${path}: ${detail}` };
   }
-  const result = v.safeParse(ThemeFileSchema, parsed.value);
-  if (!result.success) return { ok: false, error: `${path}: ${problemOf(parsed.value, result.issues)}` };
+  // valibot's object schemas take arrays for objects: refused here first.
+  const raw = parsed.value;
+  if (Array.isArray(raw)) return { ok: false, error: `${path}: expected a JSON object` };
+  if (typeof raw === "object" && raw !== null && Array.isArray((raw as Record<string, unknown>).colors)) {
+    return { ok: false, error: `${path}: colors: expected an object of colour slots, got an array` };
+  }
+  const result = v.safeParse(ThemeFileSchema, raw);
+  if (!result.success) return { ok: false, error: `${path}: ${problemOf(result.issues)}` };
   const file = result.output;
   const base = file.appearance === "light" ? LIGHT_PALETTE : DARK_PALETTE;
   const colors: Partial<Record<PaletteSlot, Colour>> = { ...base.colors };
