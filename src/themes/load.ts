@@ -7,24 +7,13 @@
  * built-in: dark, light, auto; or an earlier theme), or an unreadable file
  * is reported as one error naming the file (and the slot), and skipped.
  */
-import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { errorMessage } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
-import type { Palette } from "../tui/theme.ts";
-import { MAX_THEME_FILE_BYTES, parseThemeFile } from "./schema.ts";
+import { readThemeFile, themeFileOf, type ExtensionTheme } from "./file.ts";
+
+export { readThemeFile, themeFileOf, type ExtensionTheme } from "./file.ts";
 
 export const BUILTIN_THEME_NAMES = ["dark", "light"] as const;
 const RESERVED = new Set<string>([...BUILTIN_THEME_NAMES, "auto"]);
-
-export interface ExtensionTheme {
-  readonly palette: Palette;
-  readonly description?: string;
-  /** The extension that ships it. */
-  readonly extension: string;
-  readonly file: string;
-}
 
 export interface ThemeLoad {
   readonly themes: readonly ExtensionTheme[];
@@ -36,27 +25,6 @@ export interface ThemeLoadOptions {
   readonly paths: ZotPaths;
   readonly explicit: readonly string[];
   readonly noDiscovery: boolean;
-}
-
-/** theme.json or themes/theme.json of an extension directory; undefined when it has neither. */
-export function themeFileOf(dir: string): string | undefined {
-  for (const candidate of [join(dir, "theme.json"), join(dir, "themes", "theme.json")]) if (existsSync(candidate)) return candidate;
-  return undefined;
-}
-
-/** Reads and validates one theme file. */
-export async function readThemeFile(file: string, extension: string): Promise<{ ok: true; theme: ExtensionTheme } | { ok: false; error: string }> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) return { ok: false, error: `${file}: not a regular file` };
-    if (info.size > MAX_THEME_FILE_BYTES) return { ok: false, error: `${file}: larger than ${MAX_THEME_FILE_BYTES} bytes; ignored` };
-    const parsed = parseThemeFile(file, await readFile(file, "utf8"), extension);
-    if (!parsed.ok) return parsed;
-    const theme: ExtensionTheme = { palette: parsed.palette, extension, file, ...(parsed.description === undefined ? {} : { description: parsed.description }) };
-    return { ok: true, theme };
-  } catch (err) {
-    return { ok: false, error: `${file}: cannot be read (${errorMessage(err)})` };
-  }
 }
 
 export async function loadExtensionThemes(options: ThemeLoadOptions): Promise<ThemeLoad> {
