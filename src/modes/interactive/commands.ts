@@ -18,6 +18,7 @@ import type { BuiltinCommand, CommandHost } from "./command-types.ts";
 import { CLEAR_COMMAND, COMPACT_COMMAND, EXIT_COMMAND, helpLines, YOLO_COMMAND } from "./commands/core.ts";
 import { BTW_COMMAND } from "./commands/btw.ts";
 import { JAIL_COMMAND, UNJAIL_COMMAND } from "./commands/jail.ts";
+import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/login.ts";
 import { MODEL_COMMAND } from "./commands/model.ts";
 import { RELOAD_COMMAND } from "./commands/reload.ts";
 import { SKILLS_COMMAND } from "./commands/skills.ts";
@@ -41,6 +42,8 @@ const HELP_COMMAND: BuiltinCommand = {
  */
 export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   HELP_COMMAND,
+  LOGIN_COMMAND,
+  LOGOUT_COMMAND,
   MODEL_COMMAND,
   COMPACT_COMMAND,
   BTW_COMMAND,

@@ -9,7 +9,8 @@
  * into scrollback first (replay.ts). Extensions start in the background: the
  * screen paints and takes input at once, the status bar says which are still
  * loading or failed, and their tools and commands join as each becomes
- * ready. A positional prompt pre-fills the editor; it is not sent.
+ * ready. A positional prompt pre-fills the editor; it is not sent. Without
+ * any API key the screen starts anyway and opens the login dialog.
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,
@@ -29,6 +30,7 @@ import { processTerminal, Renderer, type Key, type TerminalOutput } from "../../
 import { loadConfig } from "../../common/config.ts";
 import { stripSgr } from "../../common/no-color.ts";
 import { ThemeState } from "./theme-state.ts";
+import { instrumentRenderer } from "./tui-stats.ts";
 import { Cleanup } from "../cleanup.ts";
 import { parseHeadlessOptions } from "../options.ts";
 import { InterruptedError } from "../prompt-input.ts";
@@ -37,6 +39,7 @@ import { InteractiveApp } from "./app.ts";
 import { DeferredExtensionUI } from "./ext-ui.ts";
 import { PromptHistory } from "./history.ts";
 import { handleKey } from "./keymap.ts";
+import { runLogin } from "./login-dialog.ts";
 import { replayConversation } from "./replay.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
@@ -78,6 +81,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   const onEvent = (event: AgentEvent): void => (app === undefined ? void early.push(event) : app.agentEvent(event));
   let terminal: ReturnType<typeof processTerminal> | undefined;
   let renderer: Renderer | undefined;
+  let recordStats = (): void => {};
   let code = 0;
   let failure: unknown;
   try {
@@ -98,6 +102,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         interactive: {
           permissions: flags.noYolo ? gate : undefined,
           compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
+          allowMissingCredential: true,
         },
       },
       cleanup,
@@ -131,7 +136,10 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
     if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
-    const screen = new Renderer(themes.colors ? tty : withoutColour(tty), started);
+    const output = themes.colors ? tty : withoutColour(tty);
+    const stats = instrumentRenderer(output, started);
+    const screen = new Renderer(stats?.output ?? output, stats?.source ?? started);
+    recordStats = () => stats?.write(screen);
     renderer = screen;
     tty.start({
       onKey: (key: Key) => {
@@ -147,6 +155,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     });
     started.attach(screen);
     screen.flush();
+    if (runtime.credentialMissing) void runLogin(started, "", { firstRun: true });
     void runtime.extensionsStarted.then(() => screen.requestFrame());
     code = await started.closed;
     await started.shutdown();
@@ -154,6 +163,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     failure = err;
   }
   renderer?.stop();
+  recordStats();
   terminal?.restore();
   await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
