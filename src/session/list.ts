@@ -7,7 +7,8 @@
  * latestSession, what `--continue` resumes, reads only the head of each
  * file, newest first, until one holds a message row. pickSession prints a
  * numbered list to a writable (stderr) and reads the choice from a readable
- * (stdin) for `--resume`. Listing never repairs session files, and files
+ * (stdin) for `--resume`; the count it shows is what resuming restores
+ * (restored.ts), not the file's message rows. Listing never repairs session files, and files
  * that are not sessions are left out.
  */
 import { fstatSync, statSync } from "node:fs";
@@ -21,6 +22,7 @@ import { SessionError } from "./errors.ts";
 import { withRegularFile } from "./files.ts";
 import { readIndex, writeIndex } from "./index-file.ts";
 import { sessionDirForCwd, SESSION_FILE_EXTENSION } from "./paths.ts";
+import { restoredMessageCount } from "./restored.ts";
 import { scanSessionFd, WarningList } from "./scan.ts";
 import { SummaryFold } from "./summary.ts";
 
@@ -29,8 +31,11 @@ export interface SessionSummary {
   readonly id: string;
   /** meta.started (RFC 3339). */
   readonly started: string;
+  /** The last meta row's provider and model. */
+  readonly provider: string;
+  readonly model: string;
   readonly mtime: Date;
-  /** Message rows in the file. */
+  /** Message rows in the file (what a resume restores can differ: restored.ts). */
   readonly messageCount: number;
   /** Text of the first user message ("" when none), at most FIRST_USER_TEXT_MAX characters. */
   readonly firstUserText: string;
@@ -66,6 +71,8 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       path,
       id: state.meta.id,
       started: state.meta.started,
+      provider: state.meta.provider,
+      model: state.meta.model,
       mtime,
       messageCount: state.messageRowCount,
       firstUserText: state.firstUserText ?? "",
@@ -164,7 +171,7 @@ function pad2(value: number): string {
   return String(value).padStart(2, "0");
 }
 
-function localTime(at: Date): string {
+export function localTime(at: Date): string {
   return `${at.getFullYear()}-${pad2(at.getMonth() + 1)}-${pad2(at.getDate())} ${pad2(at.getHours())}:${pad2(at.getMinutes())}`;
 }
 
@@ -187,7 +194,8 @@ export async function pickSession(sessions: readonly SessionSummary[], io: Picke
   // Loaded here, not at import: node:readline is slow to load and only --resume needs it.
   const { createInterface } = await import("node:readline");
   sessions.forEach((session, index) => {
-    const count = `${session.messageCount} msg${session.messageCount === 1 ? "" : "s"}`;
+    const messages = restoredMessageCount(session.path) ?? session.messageCount;
+    const count = `${messages} msg${messages === 1 ? "" : "s"}`;
     io.output.write(`${String(index + 1).padStart(3)}) ${localTime(session.mtime)}  ${count.padEnd(9)} ${sessionLabel(session)}\n`);
   });
   const prompt = `resume which session? [1-${sessions.length}, empty to cancel]: `;
