@@ -1,7 +1,8 @@
 /**
  * `zot` on a terminal: the chat screen (docs/interactive.md). Sets up like
  * print mode (setup.ts: provider, tools, skills, extensions, session; new by
- * default, --continue / --resume / --session) with the interactive
+ * default, --continue / --session; --resume opens the /sessions picker on
+ * the chat screen instead of the headless numbered prompt) with the interactive
  * additions (interactive tools, the --no-yolo confirmation, the extension
  * UI), then hands the terminal to the app (src/tui Renderer on the main
  * screen: finished content goes to scrollback once, the live region is
@@ -35,6 +36,7 @@ import { DeferredExtensionUI } from "./ext-ui.ts";
 import { PromptHistory } from "./history.ts";
 import { handleKey } from "./keymap.ts";
 import { replayConversation } from "./replay.ts";
+import { openSessionsPicker } from "./sessions-dialog.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 
@@ -44,7 +46,10 @@ export function colorEnabled(env: Readonly<Record<string, string | undefined>>):
 }
 
 export async function runInteractive(flags: MainFlags): Promise<number> {
-  const options = parseHeadlessOptions(flags);
+  const parsed = parseHeadlessOptions(flags);
+  // --resume opens the /sessions picker on the chat screen (a new session until one is chosen).
+  const resumePicker = parsed.session.kind === "resume";
+  const options = resumePicker ? { ...parsed, session: { kind: "new" as const } } : parsed;
   const theme = createTheme(colorEnabled(process.env));
   const extensionUI = new DeferredExtensionUI();
   const cleanup = new Cleanup();
@@ -129,6 +134,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     });
     started.attach(screen);
     screen.flush();
+    if (resumePicker) void openSessionsPicker(started, { startup: true }).catch((err: unknown) => started.chat.error(`zot: ${errorMessage(err)}`));
     void runtime.extensionsStarted.then(() => screen.requestFrame());
     code = await started.closed;
     await started.shutdown();
