@@ -7,8 +7,8 @@
  * latestSession, what `--continue` resumes, reads only the head of each
  * file, newest first, until one holds a message row. pickSession prints a
  * numbered list to a writable (stderr) and reads the choice from a readable
- * (stdin) for `--resume`; the count it shows is what resuming restores
- * (restored.ts), not the file's message rows. Listing never repairs session files, and files
+ * (stdin) for the headless `--resume` (it shows the file's message rows;
+ * the chat screen's picker shows what resuming restores: restored.ts). Listing never repairs session files, and files
  * that are not sessions are left out.
  */
 import { fstatSync, statSync } from "node:fs";
@@ -22,7 +22,6 @@ import { SessionError } from "./errors.ts";
 import { withRegularFile } from "./files.ts";
 import { readIndex, writeIndex } from "./index-file.ts";
 import { sessionDirForCwd, SESSION_FILE_EXTENSION } from "./paths.ts";
-import { restoredMessageCount } from "./restored.ts";
 import { scanSessionFd, WarningList } from "./scan.ts";
 import { SummaryFold } from "./summary.ts";
 
@@ -194,8 +193,7 @@ export async function pickSession(sessions: readonly SessionSummary[], io: Picke
   // Loaded here, not at import: node:readline is slow to load and only --resume needs it.
   const { createInterface } = await import("node:readline");
   sessions.forEach((session, index) => {
-    const messages = restoredMessageCount(session.path) ?? session.messageCount;
-    const count = `${messages} msg${messages === 1 ? "" : "s"}`;
+    const count = `${session.messageCount} msg${session.messageCount === 1 ? "" : "s"}`;
     io.output.write(`${String(index + 1).padStart(3)}) ${localTime(session.mtime)}  ${count.padEnd(9)} ${sessionLabel(session)}\n`);
   });
   const prompt = `resume which session? [1-${sessions.length}, empty to cancel]: `;
