@@ -27,6 +27,7 @@ import type { PromptHistory } from "./history.ts";
 import { composeLive } from "./live.ts";
 import type { OpenPanel } from "./panel.ts";
 import { Popup } from "./popup.ts";
+import { offerRescue } from "./rescue.ts";
 import { startFreshSessionFile } from "./session-switch.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
@@ -88,6 +89,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly overlays = new OverlayStack();
   hint: string | undefined;
   lastInterrupt = Number.NEGATIVE_INFINITY;
+  /** The streamed characters the status bar's estimate shows, sampled at the spinner's tick so the bar is not redrawn per delta. */
+  streamedCharsShown = 0;
   #screen: Screen | undefined;
   readonly #pending: string[][] = [];
   readonly #files: FileIndex;
@@ -252,10 +255,25 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
     return agent.prompt(text, { signal }).then((outcome) => {
       this.chat.settle();
-      if (outcome.status === "error") this.chat.error(`error: ${outcome.error.message}`);
+      if (outcome.status === "error") {
+        this.chat.error(`error: ${outcome.error.message}`);
+        void offerRescue(this, text, outcome.error);
+      }
       else if (outcome.status === "blocked") this.chat.warn(`blocked: ${outcome.reason}`);
       else if (outcome.status === "aborted") this.chat.warn("aborted");
     });
+  }
+
+  /** Prompts waiting in the queue. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Runs `text` as a model prompt, now or behind the running operation (the rescue offer's retry). */
+  retryPrompt(text: string): void {
+    if (this.busy) this.queue.push({ text, promptOnly: true, announced: false });
+    else this.#start({ text, promptOnly: true, announced: false });
+    this.frame();
   }
 
   /** Every agent event (the chat model, plus what the status bar tracks). */
@@ -404,7 +422,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   #run(label: string, prompt: boolean, task: (signal: AbortSignal) => Promise<void>): void {
     const operation: Operation = { label, prompt, since: Date.now(), controller: new AbortController(), done: Promise.resolve() };
     this.#active = operation;
-    this.#ticker ??= setInterval(() => this.frame(), TICK_MS);
+    this.#ticker ??= setInterval(() => {
+      this.streamedCharsShown = this.chat.streamedChars;
+      this.frame();
+    }, TICK_MS);
+    this.streamedCharsShown = 0;
     this.frame();
     operation.done = (async () => {
       try {

@@ -16,6 +16,7 @@ import type { HeadlessRuntime } from "../setup.ts";
 import type { Chat } from "./chat.ts";
 import type { BuiltinCommand, CommandHost } from "./command-types.ts";
 import { CLEAR_COMMAND, COMPACT_COMMAND, EXIT_COMMAND, helpLines, YOLO_COMMAND } from "./commands/core.ts";
+import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/login.ts";
 import { MODEL_COMMAND } from "./commands/model.ts";
 import { RELOAD_COMMAND } from "./commands/reload.ts";
 import { SESSION_COMMAND, SESSIONS_COMMAND } from "./commands/sessions.ts";
@@ -38,6 +39,8 @@ const HELP_COMMAND: BuiltinCommand = {
  */
 export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   HELP_COMMAND,
+  LOGIN_COMMAND,
+  LOGOUT_COMMAND,
   MODEL_COMMAND,
   SESSIONS_COMMAND,
   SESSION_COMMAND,

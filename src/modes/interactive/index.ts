@@ -10,7 +10,8 @@
  * into scrollback first (replay.ts). Extensions start in the background: the
  * screen paints and takes input at once, the status bar says which are still
  * loading or failed, and their tools and commands join as each becomes
- * ready. A positional prompt pre-fills the editor; it is not sent.
+ * ready. A positional prompt pre-fills the editor; it is not sent. Without
+ * any API key the screen starts anyway and opens the login dialog.
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,
@@ -27,6 +28,7 @@ import { ZOT_SEMVER } from "../../common/version.ts";
 import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
 import { createTheme, processTerminal, Renderer, type Key } from "../../tui/index.ts";
+import { instrumentRenderer } from "./tui-stats.ts";
 import { Cleanup } from "../cleanup.ts";
 import { parseHeadlessOptions } from "../options.ts";
 import { InterruptedError } from "../prompt-input.ts";
@@ -35,6 +37,7 @@ import { InteractiveApp } from "./app.ts";
 import { DeferredExtensionUI } from "./ext-ui.ts";
 import { PromptHistory } from "./history.ts";
 import { handleKey } from "./keymap.ts";
+import { runLogin } from "./login-dialog.ts";
 import { replayConversation } from "./replay.ts";
 import { openSessionsPicker } from "./sessions-dialog.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
@@ -71,6 +74,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   const onEvent = (event: AgentEvent): void => (app === undefined ? void early.push(event) : app.agentEvent(event));
   let terminal: ReturnType<typeof processTerminal> | undefined;
   let renderer: Renderer | undefined;
+  let recordStats = (): void => {};
   let code = 0;
   let failure: unknown;
   try {
@@ -91,6 +95,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         interactive: {
           permissions: flags.noYolo ? gate : undefined,
           compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
+          allowMissingCredential: true,
         },
       },
       cleanup,
@@ -118,7 +123,9 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
     if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
-    const screen = new Renderer(tty, started);
+    const stats = instrumentRenderer(tty, started);
+    const screen = new Renderer(stats?.output ?? tty, stats?.source ?? started);
+    recordStats = () => stats?.write(screen);
     renderer = screen;
     tty.start({
       onKey: (key: Key) => {
@@ -134,6 +141,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     });
     started.attach(screen);
     screen.flush();
+    if (runtime.credentialMissing) void runLogin(started, "", { firstRun: true });
     if (resumePicker) void openSessionsPicker(started, { startup: true }).catch((err: unknown) => started.chat.error(`zot: ${errorMessage(err)}`));
     void runtime.extensionsStarted.then(() => screen.requestFrame());
     code = await started.closed;
@@ -142,6 +150,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     failure = err;
   }
   renderer?.stop();
+  recordStats();
   terminal?.restore();
   await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();
