@@ -280,6 +280,11 @@ export class AgentSession {
     return undefined;
   }
 
+  /** Sets the running total (another session was opened in-process: its last usage row's cumulative). */
+  setCumulativeUsage(usage: Usage): void {
+    Object.assign(this.#core.cumulative, usage);
+  }
+
   /** Empties the transcript (conversation clear); the system prompt hook runs again. */
   clearMessages(): ZotError | undefined {
     const refused = this.replaceMessages([]);

@@ -29,6 +29,7 @@ import type { OpenPanel } from "./panel.ts";
 import { Popup } from "./popup.ts";
 import type { ThemeState } from "./theme-state.ts";
 import { offerRescue } from "./rescue.ts";
+import { startFreshSessionFile } from "./session-switch.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -332,7 +333,17 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.chat.reset();
     this.#contextTokens = undefined;
     this.clearScreen(true);
+    startFreshSessionFile(this);
     this.chat.success("conversation cleared");
+  }
+
+  conversationReplaced(): void {
+    this.notes.clear();
+    this.overlays.closeAll();
+    this.chat.reset();
+    const messages = this.runtime.agent.messages;
+    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
+    this.clearScreen(true);
   }
 
   // ExtensionUI

@@ -45,9 +45,11 @@ export interface CommandHost {
   openOverlay(overlay: Overlay): void;
   /** Closes an overlay if it is still open. */
   closeOverlay(overlay: Overlay): void;
-  /** Asks for a redraw (something an open overlay shows changed). */
+  /** Asks for a redraw (after something changed outside a key press). */
   frame(): void;
   clearConversation(): void;
+  /** The transcript was replaced (a session switch): notes, overlays, screen, scrollback and the context figure start over. */
+  conversationReplaced(): void;
   exit(): void;
 }
 

@@ -23,6 +23,7 @@ import { MODEL_COMMAND } from "./commands/model.ts";
 import { RELOAD_COMMAND } from "./commands/reload.ts";
 import { SKILLS_COMMAND } from "./commands/skills.ts";
 import { THEME_COMMAND } from "./commands/theme.ts";
+import { SESSION_COMMAND, SESSIONS_COMMAND } from "./commands/sessions.ts";
 import type { CommandEntry } from "./popup.ts";
 
 export type { BuiltinCommand, CommandHost } from "./command-types.ts";
@@ -45,6 +46,8 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   LOGIN_COMMAND,
   LOGOUT_COMMAND,
   MODEL_COMMAND,
+  SESSIONS_COMMAND,
+  SESSION_COMMAND,
   COMPACT_COMMAND,
   BTW_COMMAND,
   JAIL_COMMAND,

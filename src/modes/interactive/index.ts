@@ -1,7 +1,8 @@
 /**
  * `zot` on a terminal: the chat screen (docs/interactive.md). Sets up like
  * print mode (setup.ts: provider, tools, skills, extensions, session; new by
- * default, --continue / --resume / --session) with the interactive
+ * default, --continue / --session; --resume opens the /sessions picker on
+ * the chat screen instead of the headless numbered prompt) with the interactive
  * additions (interactive tools, the --no-yolo confirmation, the extension
  * UI), then hands the terminal to the app (src/tui Renderer on the main
  * screen: finished content goes to scrollback once, the live region is
@@ -41,6 +42,7 @@ import { PromptHistory } from "./history.ts";
 import { handleKey } from "./keymap.ts";
 import { runLogin } from "./login-dialog.ts";
 import { replayConversation } from "./replay.ts";
+import { openSessionsPicker } from "./sessions-dialog.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 
@@ -58,7 +60,10 @@ function withoutColour(output: TerminalOutput): TerminalOutput {
 }
 
 export async function runInteractive(flags: MainFlags): Promise<number> {
-  const options = parseHeadlessOptions(flags);
+  const parsed = parseHeadlessOptions(flags);
+  // --resume opens the /sessions picker on the chat screen (a new session until one is chosen).
+  const resumePicker = parsed.session.kind === "resume";
+  const options = resumePicker ? { ...parsed, session: { kind: "new" as const } } : parsed;
   const themes = new ThemeState();
   const theme = themes.theme;
   const extensionUI = new DeferredExtensionUI();
@@ -156,6 +161,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     started.attach(screen);
     screen.flush();
     if (runtime.credentialMissing) void runLogin(started, "", { firstRun: true });
+    if (resumePicker) void openSessionsPicker(started, { startup: true }).catch((err: unknown) => started.chat.error(`zot: ${errorMessage(err)}`));
     void runtime.extensionsStarted.then(() => screen.requestFrame());
     code = await started.closed;
     await started.shutdown();
