@@ -48,7 +48,7 @@ export function statusOf(app: InteractiveApp): StatusState {
     contextTokens: app.contextTokens,
     contextWindow: agent.model.contextWindow,
     autoCompacting: app.autoCompacting,
-    jailed: app.options.jailed,
+    jailed: app.runtime.agent.jailRoot !== undefined,
     noYolo: app.options.noYolo && !app.gate.yolo && !app.gate.allowAll,
     extensionsLoading: extensions?.manager.starting().map((connection) => connection.name) ?? [],
     extensionsFailed: app.failedExtensions,

@@ -28,7 +28,9 @@ import type { PromptHistory } from "./history.ts";
 import { composeLive } from "./live.ts";
 import type { OpenPanel } from "./panel.ts";
 import { Popup } from "./popup.ts";
+import type { ThemeState } from "./theme-state.ts";
 import { offerRescue } from "./rescue.ts";
+import { startFreshSessionFile } from "./session-switch.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -62,6 +64,8 @@ interface Operation {
 export interface AppOptions {
   readonly runtime: HeadlessRuntime;
   readonly theme: Theme;
+  /** The theme the widgets draw with and the ones /theme offers. */
+  readonly themes: ThemeState;
   readonly gate: PermissionGate;
   readonly noYolo: boolean;
   readonly jailed: boolean;
@@ -143,6 +147,10 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.#screen = screen;
     for (const lines of this.#pending.splice(0)) screen.commit(lines);
     screen.requestFrame();
+  }
+
+  get themes(): ThemeState {
+    return this.options.themes;
   }
 
   get busy(): boolean {
@@ -331,12 +339,22 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.chat.reset();
     this.#contextTokens = undefined;
     this.clearScreen(true);
+    startFreshSessionFile(this);
     this.chat.success("conversation cleared");
   }
 
   /** Drops every extension's notes (a prompt sent, Esc, /clear, a session switch). */
   dismissNotes(): void {
     if (this.notes.clear()) this.frame();
+  }
+
+  conversationReplaced(): void {
+    this.notes.clear();
+    this.overlays.closeAll();
+    this.chat.reset();
+    const messages = this.runtime.agent.messages;
+    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
+    this.clearScreen(true);
   }
 
   // ExtensionUI

@@ -16,9 +16,14 @@ import type { HeadlessRuntime } from "../setup.ts";
 import type { Chat } from "./chat.ts";
 import type { BuiltinCommand, CommandHost } from "./command-types.ts";
 import { CLEAR_COMMAND, COMPACT_COMMAND, EXIT_COMMAND, helpLines, YOLO_COMMAND } from "./commands/core.ts";
+import { BTW_COMMAND } from "./commands/btw.ts";
+import { JAIL_COMMAND, UNJAIL_COMMAND } from "./commands/jail.ts";
 import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/login.ts";
 import { MODEL_COMMAND } from "./commands/model.ts";
 import { RELOAD_COMMAND } from "./commands/reload.ts";
+import { SKILLS_COMMAND } from "./commands/skills.ts";
+import { THEME_COMMAND } from "./commands/theme.ts";
+import { SESSION_COMMAND, SESSIONS_COMMAND } from "./commands/sessions.ts";
 import type { CommandEntry } from "./popup.ts";
 
 export type { BuiltinCommand, CommandHost } from "./command-types.ts";
@@ -41,7 +46,14 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   LOGIN_COMMAND,
   LOGOUT_COMMAND,
   MODEL_COMMAND,
+  SESSIONS_COMMAND,
+  SESSION_COMMAND,
   COMPACT_COMMAND,
+  BTW_COMMAND,
+  JAIL_COMMAND,
+  UNJAIL_COMMAND,
+  SKILLS_COMMAND,
+  THEME_COMMAND,
   RELOAD_COMMAND,
   YOLO_COMMAND,
   CLEAR_COMMAND,
