@@ -253,6 +253,8 @@ export function mainHelp(): string {
     "  zot --json [flags] \"prompt\"    stream JSON events",
     "  zot rpc [flags]                NDJSON commands on stdin, events on stdout",
     "  zot ext <command>              manage extensions (zot ext --help)",
+    "  zot login <provider>           store an API key in auth.json (key on stdin or asked for)",
+    "  zot logout [provider|all]      remove a stored API key",
     "",
     "Flags:",
     ...lines,

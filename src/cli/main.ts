@@ -1,5 +1,6 @@
 /**
- * The zot entry point. Routes argv: `zot ext …` to the extension CLI, the
+ * The zot entry point. Routes argv: `zot ext …` to the extension CLI,
+ * `zot login …` / `zot logout …` to the key store (login-command.ts), the
  * version and help flags to instant answers, everything else to a mode. Only
  * what a route needs is imported: `zot --version` loads nothing but the
  * version (not even the output writers), and the extension host and
@@ -16,6 +17,10 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
   if (first === "ext") {
     const { runExtCli } = await import("./ext-command.ts");
     return runExtCli(argv.slice(1));
+  }
+  if (first === "login" || first === "logout") {
+    const { runLoginCli } = await import("./login-command.ts");
+    return runLoginCli(first, argv.slice(1));
   }
   const { parseMainFlags, mainHelp, checkModes } = await import("./flags.ts");
   const flags = parseMainFlags(first === "rpc" ? ["--rpc", ...argv.slice(1)] : argv);

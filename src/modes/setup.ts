@@ -37,7 +37,11 @@
  *
  * The interactive mode passes `interactive`: the host is then always started,
  * interactive tools are allowed and the --no-yolo gate is applied (through
- * the bridge, or on its own without one).
+ * the bridge, or on its own without one); with `allowMissingCredential` a
+ * run without any key starts anyway (`credentialMissing`; its client fails
+ * every call with the missing-key error until the login dialog replaces it).
+ * `launch` records the provider zot started with and its --api-key /
+ * --base-url, which belong to that provider only (model switches).
  *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
@@ -63,12 +67,15 @@ import type { Skill } from "../skills/index.ts";
 import {
   ProviderError,
   createClient,
+  isMissingApiKey,
   loadCatalog,
+  missingKeyClient,
   preconnect,
   resolveApiKey,
   resolveModel,
   type Catalog,
   type Credential,
+  type ProviderName,
   type ResolvedModel,
 } from "../providers/index.ts";
 import { ToolRegistry, builtinTools } from "../tools/index.ts";
@@ -92,6 +99,18 @@ export interface HeadlessRuntime {
   readonly tools: ToolRegistry;
   /** Resolves once extension startup finished and its problems were reported (at once without a host). */
   readonly extensionsStarted: Promise<void>;
+  /** The skills the skill tool knows (built-ins included; [] with --no-skill). */
+  readonly skills: readonly Skill[];
+  /** The provider zot started with and the --api-key / --base-url given for it (a model switch to that provider uses them). */
+  readonly launch: LaunchProvider;
+  /** Interactive mode only: true when no provider had a key (the agent's client fails every call until /login). */
+  readonly credentialMissing: boolean;
+}
+
+export interface LaunchProvider {
+  readonly provider: ProviderName;
+  readonly apiKey?: string;
+  readonly baseUrl?: string;
 }
 
 /** What the interactive mode adds to a run (absent in print, JSON and RPC modes). */
@@ -100,6 +119,10 @@ export interface InteractiveSetup {
   readonly permissions?: PermissionPolicy;
   /** Told when a compaction (automatic or /compact) starts and ends, after the extensions are. */
   readonly compaction?: CompactionObserver;
+  /** Told the extension load errors once startup finished, instead of one warning each. */
+  readonly onExtensionProblems?: (errors: readonly ZotError[]) => void;
+  /** No key for any provider is not an error: the run starts with a client that fails until a key is given. */
+  readonly allowMissingCredential?: boolean;
 }
 
 export interface HeadlessSetupInput {
@@ -120,8 +143,8 @@ export interface HeadlessSetupInput {
   readonly interactive?: InteractiveSetup;
 }
 
-/** Providers tried, in order, when neither --provider nor --model was given and the default has no key. */
-const CREDENTIAL_FALLBACK_PROVIDERS = ["openai"] as const;
+/** Providers tried, in order, when neither --provider nor --model was given and the chosen one has no key. */
+const CREDENTIAL_FALLBACK_PROVIDERS = ["anthropic", "openai"] as const;
 
 /** Synchronous on purpose: one stat(2), no fs thread pool at startup. */
 function resolveWorkingDirectory(flag: string | undefined): string {
@@ -140,14 +163,17 @@ function resolveWorkingDirectory(flag: string | undefined): string {
 interface ResolvedProvider {
   readonly resolved: ResolvedModel;
   readonly credential: Credential;
+  /** The key was missing and `allowMissing` let it pass (credential.apiKey is ""). */
+  readonly missing?: boolean;
 }
 
 /**
- * Provider, model and key. Like the original, a run that named neither
- * provider nor model falls back to another provider that has a key when the
- * default (anthropic) has none; otherwise the default's error stands.
+ * Provider, model and key. Like the original, a run whose flags named
+ * neither provider nor model falls back to another provider that has a key
+ * when the chosen one (config.json's, else anthropic) has none; otherwise
+ * the first error stands, or with `allowMissing` the run goes on keyless.
  */
-async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Catalog, paths: ZotPaths): Promise<ResolvedProvider> {
+async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Catalog, paths: ZotPaths, allowMissing: boolean): Promise<ResolvedProvider> {
   const provider = flags.provider ?? config.provider;
   const model = flags.model ?? config.model;
   const resolved = resolveModel({ provider, model, baseUrl: flags.baseUrl, catalog });
@@ -155,9 +181,13 @@ async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Cat
     const credential = await resolveApiKey({ provider: resolved.provider, flag: flags.apiKey, authFile: paths.authFile });
     return { resolved, credential };
   } catch (err) {
-    const mayFallBack = err instanceof ProviderError && err.kind === "config" && provider === undefined && model === undefined;
-    if (!mayFallBack) throw err;
+    const mayFallBack = err instanceof ProviderError && err.kind === "config" && flags.provider === undefined && flags.model === undefined;
+    if (!mayFallBack) {
+      if (allowMissing && isMissingApiKey(err)) return { resolved, credential: { apiKey: "", source: "none" }, missing: true };
+      throw err;
+    }
     for (const provider of CREDENTIAL_FALLBACK_PROVIDERS) {
+      if (provider === resolved.provider) continue;
       try {
         const credential = await resolveApiKey({ provider, authFile: paths.authFile });
         return { resolved: resolveModel({ provider, baseUrl: flags.baseUrl, catalog }), credential };
@@ -165,6 +195,7 @@ async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Cat
         // keep looking; the default provider's error is the one reported
       }
     }
+    if (allowMissing && isMissingApiKey(err)) return { resolved, credential: { apiKey: "", source: "none" }, missing: true };
     throw err;
   }
 }
@@ -248,7 +279,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   for (const warning of configWarnings) warn(`zot: warning: ${warning}\n`);
   const catalog = await loadCatalog(paths.modelsFile);
   for (const warning of catalog.warnings) warn(`zot: warning: ${warning}\n`);
-  const { resolved, credential } = await resolveProvider(flags, config, catalog, paths);
+  const { resolved, credential, missing = false } = await resolveProvider(flags, config, catalog, paths, input.interactive?.allowMissingCredential === true);
   const reasoning = options.reasoning ?? configReasoning(config, warn);
   const autoCompact = options.autoCompact ?? config.auto_compact;
   // Connection setup (DNS, TCP, TLS) overlaps the rest of the setup.
@@ -267,7 +298,11 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     // Problems are reported once startup finished (the bound passed for a silent extension), whoever waits.
     extensionsStarted = started.then(
       async () => {
-        if (!leaving) reportExtensionProblems(await created, warn);
+        if (leaving) return;
+        const manager = await created;
+        const report = input.interactive?.onExtensionProblems;
+        if (report === undefined) reportExtensionProblems(manager, warn);
+        else report([...(manager.discovery?.manifestErrors ?? []), ...manager.loadErrors]);
       },
       (err: unknown) => {
         if (!leaving) warn(`zot: warning: extensions could not start: ${errorMessage(err)}\n`);
@@ -334,7 +369,9 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     manager.closeListeners.add((extension) => tools.unregisterExtension(extension));
   }
   const agent = AgentSession.create({
-    client: createClient({ provider: resolved.provider, model: resolved.model, apiKey: credential.apiKey, baseUrl: resolved.baseUrl }),
+    client: missing
+      ? missingKeyClient(resolved.provider)
+      : createClient({ provider: resolved.provider, model: resolved.model, apiKey: credential.apiKey, baseUrl: resolved.baseUrl }),
     model: resolved.model,
     system,
     tools,
@@ -386,5 +423,6 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
-  return { cwd, agent, extensions, session, tools, extensionsStarted };
+  const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound };
 }

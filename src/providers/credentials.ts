@@ -1,12 +1,17 @@
 /**
  * API-key lookup and storage. Order: the --api-key flag, then the provider's
  * environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY), then
- * `$ZOT_HOME/auth.json` (`{"anthropic":{"api_key":"..."}}`, validated).
- * Ollama needs no key. A missing key is ProviderError "config" with one line
- * naming the variable and the flag. `saveApiKey` rewrites auth.json
- * atomically with mode 0600 in a 0700 directory, keeping other providers'
- * entries; an existing auth.json readable by others is tightened to 0600
- * when it is read (best effort, common/private.ts).
+ * `$ZOT_HOME/auth.json` (the original's format: `{"anthropic":{"api_key":
+ * "..."}}`, an `oauth` object beside it is kept but not used; validated).
+ * Ollama needs no key. A missing key is ProviderError "config" (context
+ * `missing: "api_key"`, see isMissingApiKey) with one line naming the
+ * variable, the flag and `zot login <provider>`. `saveApiKey` and
+ * `removeApiKeys` rewrite auth.json atomically (temp file + rename) with
+ * mode 0600 in a 0700 directory, keeping every other entry (other
+ * providers, unknown ones such as the original's `kimi`); an existing
+ * auth.json readable by others is tightened to 0600 when it is read (best
+ * effort, common/private.ts). `credentialSource` tells where a provider's
+ * key would come from without failing (the pickers' "logged in" test).
  */
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -17,7 +22,7 @@ import { zotPaths } from "../common/home.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenPath } from "../common/private.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
-import { ProviderError, type ProviderName } from "./types.ts";
+import { ProviderError, type ProviderClient, type ProviderName } from "./types.ts";
 
 export const API_KEY_ENV: Readonly<Record<ProviderName, string | undefined>> = {
   anthropic: "ANTHROPIC_API_KEY",
@@ -85,11 +90,36 @@ export async function resolveApiKey(lookup: CredentialLookup): Promise<Credentia
   const authFile = lookup.authFile ?? zotPaths().authFile;
   const stored = (await readAuthFile(authFile))[lookup.provider]?.api_key?.trim();
   if (stored) return { apiKey: stored, source: "auth" };
-  throw new ProviderError(
-    "config",
-    `no API key for ${lookup.provider}: set ${envName ?? "an API key"} or pass --api-key`,
-    undefined,
-    { provider: lookup.provider },
+  throw missingApiKey(lookup.provider);
+}
+
+/** The error of a provider without a key: names the variable, --api-key and `zot login`. */
+export function missingApiKey(provider: ProviderName): ProviderError {
+  const envName = API_KEY_ENV[provider] ?? "an API key";
+  return new ProviderError("config", `no API key for ${provider}: set ${envName}, pass --api-key, or run \`zot login ${provider}\``, undefined, {
+    provider,
+    missing: "api_key",
+  });
+}
+
+export function isMissingApiKey(err: unknown): err is ProviderError {
+  return err instanceof ProviderError && err.kind === "config" && err.context.missing === "api_key";
+}
+
+/** Where `provider`'s key would come from (flag, env, auth), "none" for Ollama, undefined when there is none. Never throws (a broken auth.json counts as no key). */
+export async function credentialSource(lookup: CredentialLookup): Promise<CredentialSource | undefined> {
+  try {
+    return (await resolveApiKey(lookup)).source;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Providers with an `api_key` stored in auth.json (known providers only), in file order. */
+export async function storedProviders(authFile: string = zotPaths().authFile): Promise<ProviderName[]> {
+  const stored = await readAuthFile(authFile);
+  return (Object.keys(stored) as string[]).filter(
+    (name): name is ProviderName => (name === "anthropic" || name === "openai") && (stored[name]?.api_key?.trim() ?? "") !== "",
   );
 }
 
@@ -99,8 +129,48 @@ export async function resolveApiKey(lookup: CredentialLookup): Promise<Credentia
  * unreadable existing file is an error rather than silently discarded.
  */
 export async function saveApiKey(provider: ProviderName, apiKey: string, authFile: string = zotPaths().authFile): Promise<void> {
+  const key = checkApiKey(apiKey);
   const current = await readAuthFile(authFile);
-  const next: AuthFile = { ...current, [provider]: { api_key: apiKey } };
+  const next: AuthFile = { ...current, [provider]: { api_key: key } };
+  await writeAuthFile(authFile, next);
+}
+
+/**
+ * Removes the stored login of each provider given (its whole entry, API key
+ * and OAuth token alike); returns the ones that had an entry. The file is
+ * rewritten only when something was removed; it stays (as `{}`) when the
+ * last entry goes.
+ */
+export async function removeApiKeys(providers: readonly string[], authFile: string = zotPaths().authFile): Promise<string[]> {
+  const current = await readAuthFile(authFile);
+  const removed = providers.filter((provider) => Object.hasOwn(current, provider));
+  if (removed.length === 0) return [];
+  const next: AuthFile = Object.fromEntries(Object.entries(current).filter(([name]) => !removed.includes(name)));
+  await writeAuthFile(authFile, next);
+  return removed;
+}
+
+/** Longest API key accepted (real ones are under 200 characters). */
+export const MAX_API_KEY_LENGTH = 4096;
+
+/** The key trimmed; throws ProviderError "config" for an empty key, one with spaces or control characters, or one over MAX_API_KEY_LENGTH. */
+export function checkApiKey(apiKey: string): string {
+  const key = apiKey.trim();
+  if (key === "") throw new ProviderError("config", "the API key is empty");
+  if (key.length > MAX_API_KEY_LENGTH) throw new ProviderError("config", `the API key is longer than ${MAX_API_KEY_LENGTH} characters`);
+  if (/[\s\x00-\x1f\x7f]/.test(key)) throw new ProviderError("config", "the API key contains spaces, line breaks or control characters");
+  return key;
+}
+
+async function writeAuthFile(authFile: string, content: AuthFile): Promise<void> {
   ensurePrivateDir(dirname(authFile));
-  await writeFileAtomic(authFile, `${JSON.stringify(next, null, 2)}\n`, PRIVATE_FILE_MODE);
+  await writeFileAtomic(authFile, `${JSON.stringify(content, null, 2)}\n`, PRIVATE_FILE_MODE);
+}
+
+/** A client for a provider without a key: every model call fails with `error` (the interactive mode starts without a key and asks for one). */
+export function missingKeyClient(provider: ProviderName, error: ProviderError = missingApiKey(provider)): ProviderClient {
+  return {
+    name: provider,
+    stream: () => Promise.reject(error),
+  };
 }

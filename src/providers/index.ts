@@ -22,7 +22,23 @@ export {
   LIST_MODELS_HEADER,
   type Catalog,
 } from "./catalog.ts";
-export { resolveApiKey, saveApiKey, readAuthFile, API_KEY_ENV, type Credential, type CredentialLookup } from "./credentials.ts";
+export {
+  resolveApiKey,
+  saveApiKey,
+  removeApiKeys,
+  readAuthFile,
+  storedProviders,
+  credentialSource,
+  checkApiKey,
+  missingApiKey,
+  isMissingApiKey,
+  missingKeyClient,
+  API_KEY_ENV,
+  MAX_API_KEY_LENGTH,
+  type Credential,
+  type CredentialLookup,
+  type CredentialSource,
+} from "./credentials.ts";
 
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama"];
 

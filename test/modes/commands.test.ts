@@ -110,7 +110,7 @@ describe("command-line errors", () => {
     const result = await env.run(["-p", "hi"]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toBe("zot: no API key for anthropic: set ANTHROPIC_API_KEY or pass --api-key\n");
+    expect(result.stderr).toBe("zot: no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, or run `zot login anthropic`\n");
   });
 
   test("a key in the environment is used, and another provider's key is found when none was named", async () => {

@@ -14,18 +14,23 @@ import type { ConfirmAnswer, ConfirmRequest, PermissionGate } from "../../agent/
 import { errorMessage } from "../../common/errors.ts";
 import type { ExtensionUI, NoteLevel } from "../../ext/host.ts";
 import type { Catalog } from "../../providers/index.ts";
-import { Editor, type LiveSource, type LiveView, type ScrollView, type TerminalSize, type Theme } from "../../tui/index.ts";
+import { OverlayStack } from "./overlays.ts";
+import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
 import { parseSlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
 import { builtinCommand, commandEntries, runBuiltin, runExtensionCommand, type CommandHost } from "./commands.ts";
 import { answerWords, ConfirmQuestion } from "./confirm.ts";
 import { NoteBoard } from "./ext-ui.ts";
+import { ExtensionProblems } from "./ext-problems.ts";
 import { FileIndex } from "./file-index.ts";
 import type { PromptHistory } from "./history.ts";
 import { composeLive } from "./live.ts";
 import type { OpenPanel } from "./panel.ts";
 import { Popup } from "./popup.ts";
+import type { ThemeState } from "./theme-state.ts";
+import { offerRescue } from "./rescue.ts";
+import { startFreshSessionFile } from "./session-switch.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -59,6 +64,8 @@ interface Operation {
 export interface AppOptions {
   readonly runtime: HeadlessRuntime;
   readonly theme: Theme;
+  /** The theme the widgets draw with and the ones /theme offers. */
+  readonly themes: ThemeState;
   readonly gate: PermissionGate;
   readonly noYolo: boolean;
   readonly jailed: boolean;
@@ -78,19 +85,21 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly popup: Popup;
   readonly confirmer: ConfirmQuestion;
   readonly notes = new NoteBoard();
+  /** Load failures kept in the chat, the reload status, the failed extensions (ext-problems.ts). */
+  readonly extensionProblems = new ExtensionProblems(() => this.frame());
   readonly closed: Promise<number>;
   readonly queue: QueuedInput[] = [];
   readonly history: PromptHistory;
   readonly options: AppOptions;
   panel: OpenPanel | undefined;
-  help: readonly string[] | undefined;
-  outputView: ScrollView | undefined;
+  readonly overlays = new OverlayStack();
   hint: string | undefined;
   lastInterrupt = Number.NEGATIVE_INFINITY;
+  /** The streamed characters the status bar's estimate shows, sampled at the spinner's tick so the bar is not redrawn per delta. */
+  streamedCharsShown = 0;
   #screen: Screen | undefined;
   readonly #pending: string[][] = [];
   readonly #files: FileIndex;
-  readonly #failedExtensions = new Set<string>();
   #active: Operation | undefined;
   #autoCompacting = false;
   #contextTokens: number | undefined;
@@ -124,6 +133,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     });
     this.popup = new Popup({ theme: options.theme, editor: this.editor, commands: () => commandEntries(this.runtime), files: () => this.#files });
     this.confirmer = new ConfirmQuestion(
+      options.theme,
       () => this.frame(),
       (request, choice) => this.#confirmed(request, choice),
     );
@@ -137,6 +147,10 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.#screen = screen;
     for (const lines of this.#pending.splice(0)) screen.commit(lines);
     screen.requestFrame();
+  }
+
+  get themes(): ThemeState {
+    return this.options.themes;
   }
 
   get busy(): boolean {
@@ -158,7 +172,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   get failedExtensions(): readonly string[] {
-    return [...this.#failedExtensions];
+    return this.extensionProblems.failed;
   }
 
   get exiting(): boolean {
@@ -194,6 +208,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.queue.length = 0;
     clearInterval(this.#ticker);
     clearTimeout(this.#hintTimer);
+    this.extensionProblems.dispose();
     const active = this.#active;
     if (active !== undefined) {
       active.controller.abort();
@@ -226,10 +241,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   /** Text the user submitted: a command or a prompt; queued while an operation runs. */
   submitInput(text: string): void {
     if (text.trim() === "") return;
-    this.help = undefined;
     void this.history.add(text);
     this.editor.setHistory(this.history.entries);
     const command = parseSlashCommand(text);
+    // Sending a prompt dismisses the notes (a /command leaves them).
+    if (command === undefined) this.dismissNotes();
     const builtin = command === undefined ? undefined : builtinCommand(command.name);
     if (command !== undefined && builtin?.immediate === true) {
       if (builtin.name !== "exit" && builtin.name !== "help") this.chat.info(`› ${text}`);
@@ -247,15 +263,29 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
 
   agentPrompt(text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
     const { agent, extensions } = this.runtime;
-    this.notes.clear();
     this.chat.user(text, options.via);
     if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
     return agent.prompt(text, { signal }).then((outcome) => {
       this.chat.settle();
-      if (outcome.status === "error") this.chat.error(`error: ${outcome.error.message}`);
+      if (outcome.status === "error") {
+        this.chat.error(`error: ${outcome.error.message}`);
+        void offerRescue(this, text, outcome.error);
+      }
       else if (outcome.status === "blocked") this.chat.warn(`blocked: ${outcome.reason}`);
       else if (outcome.status === "aborted") this.chat.warn("aborted");
     });
+  }
+
+  /** Prompts waiting in the queue. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Runs `text` as a model prompt, now or behind the running operation (the rescue offer's retry). */
+  retryPrompt(text: string): void {
+    if (this.busy) this.queue.push({ text, promptOnly: true, announced: false });
+    else this.#start({ text, promptOnly: true, announced: false });
+    this.frame();
   }
 
   /** Every agent event (the chat model, plus what the status bar tracks). */
@@ -283,7 +313,17 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   showHelp(lines: readonly string[]): void {
-    this.help = lines;
+    this.openOverlay(new TextViewer({ theme: this.theme, title: "help", lines }));
+  }
+
+  openOverlay(overlay: Overlay): void {
+    this.popup.close();
+    this.overlays.open(overlay);
+    this.frame();
+  }
+
+  closeOverlay(overlay: Overlay): void {
+    this.overlays.close(overlay);
     this.frame();
   }
 
@@ -294,10 +334,27 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       return;
     }
     this.notes.clear();
+    this.extensionProblems.clearChat();
+    this.overlays.closeAll();
     this.chat.reset();
     this.#contextTokens = undefined;
     this.clearScreen(true);
+    startFreshSessionFile(this);
     this.chat.success("conversation cleared");
+  }
+
+  /** Drops every extension's notes (a prompt sent, Esc, /clear, a session switch). */
+  dismissNotes(): void {
+    if (this.notes.clear()) this.frame();
+  }
+
+  conversationReplaced(): void {
+    this.notes.clear();
+    this.overlays.closeAll();
+    this.chat.reset();
+    const messages = this.runtime.agent.messages;
+    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
+    this.clearScreen(true);
   }
 
   // ExtensionUI
@@ -339,7 +396,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   extensionFailed(extension: string, message: string): void {
-    this.#failedExtensions.add(extension);
+    this.extensionProblems.crashed(extension);
     this.chat.error(`zot: extension ${extension}: ${message}`);
     this.frame();
   }
@@ -383,7 +440,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   #run(label: string, prompt: boolean, task: (signal: AbortSignal) => Promise<void>): void {
     const operation: Operation = { label, prompt, since: Date.now(), controller: new AbortController(), done: Promise.resolve() };
     this.#active = operation;
-    this.#ticker ??= setInterval(() => this.frame(), TICK_MS);
+    this.#ticker ??= setInterval(() => {
+      this.streamedCharsShown = this.chat.streamedChars;
+      this.frame();
+    }, TICK_MS);
+    this.streamedCharsShown = 0;
     this.frame();
     operation.done = (async () => {
       try {

@@ -1,7 +1,8 @@
 /**
  * `zot` on a terminal: the chat screen (docs/interactive.md). Sets up like
  * print mode (setup.ts: provider, tools, skills, extensions, session; new by
- * default, --continue / --resume / --session) with the interactive
+ * default, --continue / --session; --resume opens the /sessions picker on
+ * the chat screen instead of the headless numbered prompt) with the interactive
  * additions (interactive tools, the --no-yolo confirmation, the extension
  * UI), then hands the terminal to the app (src/tui Renderer on the main
  * screen: finished content goes to scrollback once, the live region is
@@ -9,7 +10,8 @@
  * into scrollback first (replay.ts). Extensions start in the background: the
  * screen paints and takes input at once, the status bar says which are still
  * loading or failed, and their tools and commands join as each becomes
- * ready. A positional prompt pre-fills the editor; it is not sent.
+ * ready. A positional prompt pre-fills the editor; it is not sent. Without
+ * any API key the screen starts anyway and opens the login dialog.
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,
@@ -25,7 +27,11 @@ import { zotPaths } from "../../common/home.ts";
 import { ZOT_SEMVER } from "../../common/version.ts";
 import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
-import { createTheme, processTerminal, Renderer, type Key } from "../../tui/index.ts";
+import { processTerminal, Renderer, type Key, type TerminalOutput } from "../../tui/index.ts";
+import { loadConfig } from "../../common/config.ts";
+import { stripSgr } from "../../common/no-color.ts";
+import { ThemeState } from "./theme-state.ts";
+import { instrumentRenderer } from "./tui-stats.ts";
 import { Cleanup } from "../cleanup.ts";
 import { parseHeadlessOptions } from "../options.ts";
 import { InterruptedError } from "../prompt-input.ts";
@@ -34,18 +40,32 @@ import { InteractiveApp } from "./app.ts";
 import { DeferredExtensionUI } from "./ext-ui.ts";
 import { PromptHistory } from "./history.ts";
 import { handleKey } from "./keymap.ts";
+import { runLogin } from "./login-dialog.ts";
 import { replayConversation } from "./replay.ts";
+import { openSessionsPicker } from "./sessions-dialog.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 
-/** Colours: off when NO_COLOR is set (non-empty) or TERM is "dumb". */
-export function colorEnabled(env: Readonly<Record<string, string | undefined>>): boolean {
-  return (env.NO_COLOR ?? "") === "" && env.TERM !== "dumb";
+export { colorEnabled } from "../../themes/index.ts";
+
+/** The terminal with every SGR removed from what is written (NO_COLOR: outside text loses its colours too). */
+function withoutColour(output: TerminalOutput): TerminalOutput {
+  return {
+    get size() {
+      return output.size;
+    },
+    reflow: output.reflow,
+    write: (data) => output.write(stripSgr(data)),
+  };
 }
 
 export async function runInteractive(flags: MainFlags): Promise<number> {
-  const options = parseHeadlessOptions(flags);
-  const theme = createTheme(colorEnabled(process.env));
+  const parsed = parseHeadlessOptions(flags);
+  // --resume opens the /sessions picker on the chat screen (a new session until one is chosen).
+  const resumePicker = parsed.session.kind === "resume";
+  const options = resumePicker ? { ...parsed, session: { kind: "new" as const } } : parsed;
+  const themes = new ThemeState();
+  const theme = themes.theme;
   const extensionUI = new DeferredExtensionUI();
   const cleanup = new Cleanup();
   const setupAbort = new AbortController();
@@ -66,6 +86,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   const onEvent = (event: AgentEvent): void => (app === undefined ? void early.push(event) : app.agentEvent(event));
   let terminal: ReturnType<typeof processTerminal> | undefined;
   let renderer: Renderer | undefined;
+  let recordStats = (): void => {};
   let code = 0;
   let failure: unknown;
   try {
@@ -86,6 +107,8 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         interactive: {
           permissions: flags.noYolo ? gate : undefined,
           compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
+          onExtensionProblems: (errors) => extensionUI.loadProblems(errors),
+          allowMissingCredential: true,
         },
       },
       cleanup,
@@ -95,9 +118,14 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     const paths = zotPaths();
     const tty = processTerminal();
     terminal = tty;
+    const { loadExtensionThemes } = await import("../../themes/load.ts");
+    const found = await loadExtensionThemes({ cwd: runtime.cwd, paths, explicit: flags.ext, noDiscovery: flags.noExt });
+    const themeWarnings = [...found.errors.map((error) => `zot: warning: theme: ${error}`)];
+    themeWarnings.push(...(await themes.start({ env: process.env, paths, configTheme: loadConfig(paths.configFile).config.theme, themes: found.themes, probe: (ms) => tty.probeBackground(ms) })));
     const started = new InteractiveApp({
       runtime,
       theme,
+      themes,
       gate,
       noYolo: flags.noYolo,
       jailed: flags.jail,
@@ -110,16 +138,20 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     confirmer = started.confirmer;
     warn = (text) => started.chat.warn(text.replace(/\n$/, ""));
     printBanner(started, flags.noYolo);
+    for (const line of themeWarnings) started.chat.warn(line);
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
     if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
-    const screen = new Renderer(tty, started);
+    const output = themes.colors ? tty : withoutColour(tty);
+    const stats = instrumentRenderer(output, started);
+    const screen = new Renderer(stats?.output ?? output, stats?.source ?? started);
+    recordStats = () => stats?.write(screen);
     renderer = screen;
     tty.start({
       onKey: (key: Key) => {
         if (started.exiting) return;
         try {
-          handleKey(started, key, tty.size.rows);
+          handleKey(started, key);
         } catch (err) {
           started.chat.error(`zot: ${errorMessage(err)}`);
         }
@@ -129,6 +161,8 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     });
     started.attach(screen);
     screen.flush();
+    if (runtime.credentialMissing) void runLogin(started, "", { firstRun: true });
+    if (resumePicker) void openSessionsPicker(started, { startup: true }).catch((err: unknown) => started.chat.error(`zot: ${errorMessage(err)}`));
     void runtime.extensionsStarted.then(() => screen.requestFrame());
     code = await started.closed;
     await started.shutdown();
@@ -136,6 +170,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     failure = err;
   }
   renderer?.stop();
+  recordStats();
   terminal?.restore();
   await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
   signals.stop();

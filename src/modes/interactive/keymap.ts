@@ -1,20 +1,22 @@
 /**
  * Where each key goes, in order:
- *  1. Ctrl+C: closes a panel, else cancels the running turn (dropping the
- *     queue), else clears the draft; a second press within 2 s exits.
- *  2. An open --no-yolo question takes every key (y/a/A/n, Esc refuses).
- *  3. The Ctrl+O full-output view: ↑/↓ PgUp/PgDn Home/End scroll it;
- *     Esc, q or Ctrl+O closes it.
+ *  1. Ctrl+C: closes the top overlay, else a panel, else cancels the
+ *     running turn (dropping the queue), else clears the draft; a second
+ *     press within 2 s exits.
+ *  2. An open --no-yolo question (a dialog above every overlay, confirm.ts)
+ *     takes every key (y/a/A/n or 1-4, ←/→ Enter, Esc cancels).
+ *  3. The top overlay (help, the Ctrl+O full-output view, dialogs and
+ *     pickers: overlays.ts) takes every key it uses; Esc closes it.
  *  4. An open extension panel: Esc closes it (panel_close), the rest go to
  *     the extension as panel_key.
  *  5. An open popup takes ↑/↓, Tab, Enter, → and Esc (popup.ts).
- *  6. Esc: closes the help overlay or the notes first, else cancels the
- *     running turn, else clears the draft.
+ *  6. Esc: dismisses the notes first, else cancels the running turn, else
+ *     clears the draft.
  *  7. Ctrl+D on an empty draft exits; Ctrl+L redraws the screen (clearing
  *     it, not the scrollback); Ctrl+O opens the full-output view.
  *  8. Everything else edits the draft (Editor); Enter submits.
  */
-import { ScrollView, type Key } from "../../tui/index.ts";
+import { type Key, TextViewer } from "../../tui/index.ts";
 import { EXIT_PRESS_WINDOW_MS, type InteractiveApp } from "./app.ts";
 import { panelKey, type OpenPanel } from "./panel.ts";
 
@@ -26,7 +28,8 @@ function interrupt(app: InteractiveApp): void {
   const now = Date.now();
   if (now - app.lastInterrupt < EXIT_PRESS_WINDOW_MS) return app.exit(0);
   app.lastInterrupt = now;
-  if (app.panel !== undefined) closePanel(app, app.panel);
+  if (app.overlays.top !== undefined) app.overlays.close();
+  else if (app.panel !== undefined) closePanel(app, app.panel);
   else if (!app.cancel()) {
     app.editor.clear();
     app.queue.length = 0;
@@ -50,41 +53,22 @@ function panelInput(app: InteractiveApp, panel: OpenPanel, key: Key): void {
   for (const sent of panelKey(key)) connection.send({ type: "panel_key", panel_id: panel.id, ...sent });
 }
 
-/** The view's height for a terminal of `rows` rows. */
-export function outputViewHeight(rows: number): number {
-  return Math.max(3, Math.min(30, rows - 8));
-}
-
-function openOutputView(app: InteractiveApp, rows: number): void {
-  const view = new ScrollView({ theme: app.theme, title: "tool output", height: outputViewHeight(rows) });
+function openOutputView(app: InteractiveApp): void {
   const lines = app.chat.toolOutputs();
-  view.setLines(lines.length > 0 ? lines : ["(no tool calls yet)"]);
-  view.toBottom();
-  app.outputView = view;
-}
-
-function outputViewInput(app: InteractiveApp, view: ScrollView, key: Key): void {
-  if (key.kind === "text" && key.text === "q") app.outputView = undefined;
-  if (key.kind !== "key") return;
-  if (isKey(key, "escape") || isKey(key, "o", { ctrl: true })) app.outputView = undefined;
-  else if (key.name === "up") view.scroll(-1);
-  else if (key.name === "down") view.scroll(1);
-  else if (key.name === "pageup") view.page(-1);
-  else if (key.name === "pagedown") view.page(1);
-  else if (key.name === "home") view.toTop();
-  else if (key.name === "end") view.toBottom();
+  app.overlays.open(
+    new TextViewer({ theme: app.theme, title: "tool output", lines: lines.length > 0 ? lines : ["(no tool calls yet)"], atEnd: true, closeKeys: ["ctrl+o"] }),
+  );
 }
 
 function escape(app: InteractiveApp): void {
-  if (app.help !== undefined) app.help = undefined;
-  else if (app.notes.clear()) return;
+  if (app.notes.clear()) return;
   else if (!app.cancel()) app.editor.clear();
 }
 
-export function handleKey(app: InteractiveApp, key: Key, rows: number): void {
+export function handleKey(app: InteractiveApp, key: Key): void {
   if (isKey(key, "c", { ctrl: true })) return interrupt(app);
   if (app.confirmer.handleKey(key)) return;
-  if (app.outputView !== undefined) return outputViewInput(app, app.outputView, key);
+  if (app.overlays.handleKey(key)) return;
   if (app.panel !== undefined) return panelInput(app, app.panel, key);
   const popup = app.popup.handle(key);
   if (popup === "handled") return;
@@ -97,7 +81,7 @@ export function handleKey(app: InteractiveApp, key: Key, rows: number): void {
   if (isKey(key, "escape")) return escape(app);
   if (isKey(key, "d", { ctrl: true }) && app.editor.empty) return app.exit(0);
   if (isKey(key, "l", { ctrl: true })) return app.clearScreen(false);
-  if (isKey(key, "o", { ctrl: true })) return openOutputView(app, rows);
+  if (isKey(key, "o", { ctrl: true })) return openOutputView(app);
   const result = app.editor.handle(key);
   if (result.kind === "submit") app.submitInput(result.text);
   if (result.kind !== "ignored") app.popup.update();

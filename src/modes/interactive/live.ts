@@ -1,13 +1,16 @@
 /**
  * The live region, top to bottom: what still runs in the chat (streaming
- * text tail, running tool cards) or, instead, the Ctrl+O full-output view;
- * the extension panel; the help overlay; extension notes; queued prompts as
- * chips; the --no-yolo question; the popup; a rule; the editor; the status
+ * text tail, running tool cards) or, instead, the top overlay (help, the
+ * Ctrl+O full-output view, dialogs; the --no-yolo question comes before
+ * them all: it gets the chat's rows and places the caret, or hides it); the
+ * extension load failures kept at the bottom of the chat (ext-problems.ts);
+ * the extension panel; extension notes; queued prompts as chips; the
+ * temporary /reload-ext status; the popup; a rule; the editor; the status
  * bar (two lines). The parts under the chat keep their rows; the chat part
  * gets what is left of `height - 1` rows (its last rows: the newest). The
  * cursor is parked at the editor's caret. Pure composition: no I/O.
  */
-import { box, displayText, fitWidth, type LiveView } from "../../tui/index.ts";
+import { displayText, fitWidth, type LiveView } from "../../tui/index.ts";
 import type { InteractiveApp } from "./app.ts";
 import { panelBox } from "./panel.ts";
 import { statusOf } from "./app-status.ts";
@@ -28,19 +31,13 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   const now = Date.now();
   const middle: string[] = [];
   if (app.panel !== undefined) middle.push(...panelBox(app.panel, width, Math.max(4, height - 10), theme));
-  if (app.help !== undefined) {
-    const room = Math.max(3, height - 10);
-    const body = app.help.length > room ? [...app.help.slice(0, room - 1), `… (${app.help.length - room + 1} more)`] : [...app.help];
-    middle.push(...box({ theme, title: "help", titleRight: theme.muted("Esc closes"), body, width }));
-  }
   for (const note of app.notes.notes.slice(-MAX_NOTE_ROWS)) {
     middle.push(fitWidth(noteLine(app, note.level, `[${displayText(note.extension)}] ${displayText(note.message).replace(/\s*\n\s*/g, " ")}`), width));
   }
   for (const queued of app.queue) {
     middle.push(fitWidth(`${theme.muted("↳ queued:")} ${theme.inverse(` ${displayText(queued.text).replace(/\s+/g, " ")} `)}`, width));
   }
-  const question = app.confirmer.line(theme);
-  if (question !== undefined) middle.push(fitWidth(question, width));
+  middle.push(...app.extensionProblems.statusRows(width, theme));
   if (app.popup.open) {
     middle.push(...app.popup.list.render(width));
     const footer = app.popup.footer;
@@ -52,11 +49,19 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   const rule = theme.muted("─".repeat(Math.max(1, width)));
   const fixed = middle.length + 1 + editorRows.length + status.length;
   const room = Math.max(0, height - 1 - fixed);
-  const top = app.outputView !== undefined ? [...app.outputView.render(width)] : app.chat.renderLive(width);
+  const overlay = app.confirmer.dialog ?? app.overlays.top;
+  if (overlay !== undefined) {
+    // An overlay takes the chat's rows (at least a few) and the keyboard: the caret is its own, or hidden.
+    const rows = overlay.render(width, Math.max(3, room));
+    const at = overlay.cursor?.(width, Math.max(3, room));
+    const lines = [...rows, ...middle, rule, ...editorRows, ...status];
+    return { lines, cursor: at === undefined ? undefined : { row: at.row, col: at.col } };
+  }
+  const top = [...app.chat.renderLive(width), ...app.extensionProblems.chatRows(width, theme)];
   const shown = top.length > room ? top.slice(top.length - room) : top;
   const above = [...shown, ...middle, rule];
   return {
     lines: [...above, ...editorRows, ...status],
-    cursor: app.outputView !== undefined ? undefined : { row: above.length + caret.row, col: caret.col },
+    cursor: { row: above.length + caret.row, col: caret.col },
   };
 }

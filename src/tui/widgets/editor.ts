@@ -270,7 +270,8 @@ export class Editor implements Component {
 
   #paste(text: string): EditorAction {
     const units = unitsOf(text);
-    const lines = units.filter((unit) => unit === NEWLINE).length + 1;
+    // Lines as a text editor counts them: a final newline ends the last line, it does not start another.
+    const lines = units.filter((unit) => unit === NEWLINE).length + (units.at(-1) === NEWLINE ? 0 : 1);
     if (lines <= this.#pasteLines && units.length <= this.#pasteChars) return this.#insertUnits(units);
     this.#pastes++;
     const label = lines > this.#pasteLines ? `[pasted text #${this.#pastes} +${lines} lines]` : `[pasted text #${this.#pastes} ${units.length} chars]`;

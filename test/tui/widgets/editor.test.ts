@@ -185,6 +185,14 @@ describe("Editor", () => {
     expect(e.handle(key("enter"))).toEqual({ kind: "submit", text: `see ${long} and a\nb${"x".repeat(1500)}` });
   });
 
+  test("a pasted text ending in a newline counts its lines as an editor does", () => {
+    const e = editor();
+    const lines = `${Array.from({ length: 10 }, (_, i) => `line ${i}`).join("\n")}\n`;
+    e.handle(paste(lines));
+    expect(e.text).toBe("[pasted text #1 +10 lines]");
+    expect(e.handle(key("enter"))).toEqual({ kind: "submit", text: lines });
+  });
+
   test("a chip is atomic: the caret steps over it and one Backspace deletes it whole", () => {
     const e = editor("look at ");
     e.insertChip("[file:src/a.ts]", "src/a.ts");

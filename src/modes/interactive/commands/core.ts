@@ -1,0 +1,85 @@
+/**
+ * The small built-ins: `/help` (commands and keys in an overlay), `/compact`,
+ * `/clear`, `/yolo`, `/exit` (`/quit`). helpLines lists every command of the
+ * catalog it is given, then the extensions' commands, then the keys.
+ */
+import type { BuiltinCommand, CommandHost } from "../command-types.ts";
+
+const KEY_HELP = [
+  ["Enter", "send (Tab/Enter complete in a popup)"],
+  ["Alt+Enter, Shift+Enter, \\ at the end", "new line"],
+  ["←/→ Home/End Ctrl+A/E Alt+←/→", "move"],
+  ["Ctrl+U / Ctrl+K / Ctrl+W", "delete to start / to end / word"],
+  ["↑/↓", "prompt history (this project, across runs)"],
+  ["/  @", "command popup / file picker (→ enters a directory)"],
+  ["Esc", "close popup, notes or help; else stop the turn; else clear"],
+  ["Ctrl+C", "stop the turn / clear; twice within 2 s: exit"],
+  ["Ctrl+D", "exit (on an empty line)"],
+  ["Ctrl+O", "full output of the tool calls (Esc closes)"],
+  ["Ctrl+L", "redraw the screen"],
+  ["pickers: type ↑/↓ PgUp/PgDn Enter Esc", "filter, move, choose, close"],
+  ["viewers: ↑/↓ PgUp/PgDn Home/End Esc q", "scroll; Esc or q closes"],
+] as const;
+
+export function helpLines(host: CommandHost, catalog: readonly BuiltinCommand[]): string[] {
+  const rows = catalog.filter((command) => command.hidden !== true).map((command) => `  ${command.usage.padEnd(16)} ${command.description}`);
+  const extensionCommands = host.runtime.extensions?.manager.registry.commands() ?? [];
+  if (extensionCommands.length > 0) {
+    rows.push("extension commands:");
+    for (const command of extensionCommands) rows.push(`  /${command.name.padEnd(15)} ${command.description} [${command.extension}]`);
+  }
+  rows.push("keys:");
+  for (const [keys, what] of KEY_HELP) rows.push(`  ${keys.padEnd(38)} ${what}`);
+  return ["commands:", ...rows];
+}
+
+async function compactCommand(host: CommandHost, signal: AbortSignal): Promise<void> {
+  host.chat.info("compacting…");
+  const result = await host.runtime.agent.compact({ signal });
+  if (result.status === "completed") {
+    host.chat.success(`compacted: ${result.messageCountBefore} → ${result.messageCountAfter} messages (~${result.tokenEstimateBefore} → ~${result.tokenEstimateAfter} tokens)`);
+  } else if (result.status === "cancelled") host.chat.warn("compaction cancelled");
+  else host.chat.error(`compaction ${result.status}: ${result.error?.message ?? "no summary"}`);
+}
+
+function yoloCommand(host: CommandHost): void {
+  if (host.gate.yolo) {
+    host.chat.info("yolo is already on: tool calls run without asking");
+    return;
+  }
+  host.gate.enableYolo();
+  host.chat.success("yolo on: tool calls run without asking for the rest of this session");
+}
+
+export const COMPACT_COMMAND: BuiltinCommand = {
+  name: "compact",
+  usage: "/compact",
+  description: "summarise the older part of the conversation",
+  immediate: false,
+  run: (host, _args, signal) => compactCommand(host, signal),
+};
+
+export const CLEAR_COMMAND: BuiltinCommand = {
+  name: "clear",
+  usage: "/clear",
+  description: "clear the conversation, the screen and its scrollback",
+  immediate: false,
+  run: (host) => host.clearConversation(),
+};
+
+export const YOLO_COMMAND: BuiltinCommand = {
+  name: "yolo",
+  usage: "/yolo",
+  description: "stop asking before tool calls (with --no-yolo)",
+  immediate: true,
+  run: (host) => yoloCommand(host),
+};
+
+export const EXIT_COMMAND: BuiltinCommand = {
+  name: "exit",
+  usage: "/exit",
+  description: "quit zot (also /quit, Ctrl+D, Ctrl+C twice)",
+  immediate: true,
+  aliases: ["quit"],
+  run: (host) => host.exit(),
+};

@@ -1,0 +1,83 @@
+/**
+ * An overlay that asks a question with a few answers (allow a tool call,
+ * delete a session): a framed box with the title, the body lines (wrapped),
+ * and one row of answers `[y] allow once  [a] always this tool  [n] deny`.
+ * Pressing an answer's key (exact, case-sensitive: `a` and `A` differ) or
+ * ←/→ then Enter picks it and calls onChoose; Esc calls onChoose with the
+ * `escape` answer when one is given, then closes. Other keys are swallowed
+ * (a question must not leak typing into the editor).
+ */
+import { box } from "./box.ts";
+import type { Overlay, OverlayResult } from "./overlay.ts";
+import { wrapText } from "../text.ts";
+import type { Theme } from "../theme.ts";
+import type { Key } from "../types.ts";
+
+export interface Choice {
+  readonly key: string;
+  readonly label: string;
+  readonly value: string;
+}
+
+export interface ChoiceDialogOptions {
+  readonly theme: Theme;
+  readonly title: string;
+  readonly lines?: readonly string[];
+  readonly choices: readonly Choice[];
+  /** The value Esc answers with (none: Esc just closes). */
+  readonly escape?: string;
+  readonly onChoose: (value: string) => void;
+  readonly onClose?: () => void;
+}
+
+export class ChoiceDialog implements Overlay {
+  readonly #options: ChoiceDialogOptions;
+  #selected = 0;
+
+  constructor(options: ChoiceDialogOptions) {
+    this.#options = options;
+  }
+
+  get onClose(): (() => void) | undefined {
+    return this.#options.onClose;
+  }
+
+  handleKey(key: Key): OverlayResult {
+    const { choices } = this.#options;
+    if (key.kind === "text") {
+      const choice = choices.find((candidate) => candidate.key === key.text);
+      if (choice === undefined) return "handled";
+      this.#options.onChoose(choice.value);
+      return "close";
+    }
+    if (key.kind !== "key" || key.ctrl || key.alt) return key.kind === "paste" ? "handled" : "pass";
+    if (key.name === "escape") {
+      if (this.#options.escape !== undefined) this.#options.onChoose(this.#options.escape);
+      return "close";
+    }
+    if (key.name === "left") this.#selected = (this.#selected - 1 + choices.length) % choices.length;
+    else if (key.name === "right" || key.name === "tab") this.#selected = (this.#selected + 1) % choices.length;
+    else if (key.name === "enter") {
+      const choice = choices[this.#selected];
+      if (choice !== undefined) this.#options.onChoose(choice.value);
+      return "close";
+    }
+    return "handled";
+  }
+
+  render(width: number, maxRows: number): readonly string[] {
+    const { theme, title, lines = [], choices } = this.#options;
+    const inner = Math.max(1, width - 4);
+    const body: string[] = [];
+    for (const line of lines) body.push(...wrapText(line, inner));
+    const answers = choices.map((choice, index) => {
+      const text = `[${choice.key}] ${choice.label}`;
+      return index === this.#selected ? theme.inverse(text) : text;
+    });
+    body.push(...wrapText(answers.join("  "), inner));
+    const framed = box({ theme, title, body, width, tone: "warning" });
+    if (framed.length <= maxRows) return framed;
+    // Short of room: keep the frame top, the last rows (the answers) and the bottom.
+    return [framed[0]!, ...framed.slice(framed.length - Math.max(1, maxRows - 1))];
+  }
+}

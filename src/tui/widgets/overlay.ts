@@ -1,0 +1,25 @@
+/**
+ * An overlay: a dialog drawn in the live region above the editor that owns
+ * the keyboard while it is on top (pickers, inputs, viewers, confirmations).
+ * render(width, maxRows) returns at most maxRows lines, each at most width
+ * columns. handleKey answers "handled" (keep it open), "close" (the owner
+ * removes it), or "pass" (not for this overlay: the owner's own keys, e.g.
+ * Ctrl+C, apply). cursor() places the caret for overlays with a text input
+ * (a row within the last render), undefined hides it. onClose runs once
+ * when the owner removes the overlay, whatever the reason (Esc, a choice,
+ * /clear, exit), so a caller waiting on a dialog always hears back.
+ */
+import type { CursorPosition, Key } from "../types.ts";
+
+export type OverlayResult = "handled" | "close" | "pass";
+
+export interface Overlay {
+  render(width: number, maxRows: number): readonly string[];
+  handleKey(key: Key): OverlayResult;
+  cursor?(width: number, maxRows: number): CursorPosition | undefined;
+  onClose?(): void;
+}
+
+export function isPlainKey(key: Key, name: string): boolean {
+  return key.kind === "key" && key.name === name && !key.ctrl && !key.alt;
+}
