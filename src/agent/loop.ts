@@ -63,7 +63,7 @@ export interface AgentCore {
   tools: AgentTools;
   readonly hooks: AgentHooks;
   readonly cwd: string;
-  readonly jailRoot: string | undefined;
+  jailRoot: string | undefined;
   readonly maxSteps: number;
   readonly reasoning: ReasoningLevel | undefined;
   readonly parallelTools: boolean;

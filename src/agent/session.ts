@@ -201,6 +201,21 @@ export class AgentSession {
     return this.#core.model;
   }
 
+  /** The client model calls go through (a side question reuses it). */
+  get client(): ProviderClient {
+    return this.#core.client;
+  }
+
+  /** Where file tools and bash are confined; undefined when not jailed. */
+  get jailRoot(): string | undefined {
+    return this.#core.jailRoot;
+  }
+
+  /** Jails (a root) or unjails (undefined) the tools from the next tool call on (/jail, /unjail). */
+  setJailRoot(root: string | undefined): void {
+    this.#core.jailRoot = root;
+  }
+
   /** The base prompt, before hooks.systemPrompt. */
   get systemPrompt(): string {
     return this.#core.system.base;
@@ -263,6 +278,11 @@ export class AgentSession {
     core.messageRows.splice(0, core.messageRows.length, ...(rows ?? messages.map(() => null)));
     core.lastContextTokens = undefined;
     return undefined;
+  }
+
+  /** Sets the running total (another session was opened in-process: its last usage row's cumulative). */
+  setCumulativeUsage(usage: Usage): void {
+    Object.assign(this.#core.cumulative, usage);
   }
 
   /** Empties the transcript (conversation clear); the system prompt hook runs again. */

@@ -28,9 +28,12 @@
  * strings; C0 controls are already escaped by JSON.
  *
  * forStdout / forStderr / jsonForStdout apply these only when the stream is
- * a terminal and the text holds a control character; the isatty check
+ * a terminal and the text holds a control character (with NO_COLOR set,
+ * forStdout / forStderr drop the SGR sequences too: common/no-color.ts); the isatty check
  * (node:tty) is loaded on first need, never at startup.
  */
+
+import { noColorRequested, stripSgr } from "./no-color.ts";
 
 /** Longest SGR parameter string kept (`38;2;255;255;255;48;2;…`); longer ones are dropped. */
 export const MAX_SGR_LENGTH = 256;
@@ -257,7 +260,8 @@ export function stderrIsTerminal(): boolean {
 
 /** Text for stdout: sanitized when stdout is a terminal, raw otherwise (text without controls is never looked at twice). */
 export function forStdout(text: string): string {
-  return UNSAFE.test(text) && stdoutIsTerminal() ? sanitizeTerminalText(text) : text;
+  if (!UNSAFE.test(text) || !stdoutIsTerminal()) return text;
+  return noColorRequested() ? stripSgr(sanitizeTerminalText(text)) : sanitizeTerminalText(text);
 }
 
 const JSON_UNSAFE_TEST = /[\x7f-\x9f]/;
@@ -269,5 +273,6 @@ export function jsonForStdout(line: string): string {
 
 /** Text for stderr: sanitized when stderr is a terminal, raw otherwise. */
 export function forStderr(text: string): string {
-  return UNSAFE.test(text) && stderrIsTerminal() ? sanitizeTerminalText(text) : text;
+  if (!UNSAFE.test(text) || !stderrIsTerminal()) return text;
+  return noColorRequested() ? stripSgr(sanitizeTerminalText(text)) : sanitizeTerminalText(text);
 }

@@ -5,8 +5,9 @@
  * of failing soft: manifest errors, disabled and shadowed extensions, load
  * errors, ready vs auto-ready, registered commands and tools, frames dropped
  * during the run (count and the last reasons), rejected registrations (with
- * the reason), registration conflicts, notes the extensions pushed, and each
- * log path. Stops every extension before returning, quickly (0.5 s to exit,
+ * the reason), registration conflicts, notes the extensions pushed, theme
+ * files of theme-only bundles that do not validate (naming file and slot),
+ * and each log path. Stops every extension before returning, quickly (0.5 s to exit,
  * then SIGTERM, 0.25 s, SIGKILL), so doctor finishes within the startup
  * bound plus a second even when an extension never speaks. Exit code 1 when
  * anything failed to load (a rejected registration counts; a shadowed one
@@ -64,17 +65,34 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     killGraceMs: DOCTOR_KILL_GRACE_MS,
   });
   const started = Date.now();
+  let themeErrors: string[] = [];
   try {
     await manager.start();
+    themeErrors = await themeProblems(manager);
     describe(manager, options, { elapsedMs: Date.now() - started, boundMs: readyTimeoutMs }, warnings, line);
+    if (themeErrors.length > 0) {
+      line();
+      line(`theme errors: ${themeErrors.length}`);
+      for (const error of themeErrors) line(`  ✗ ${error}`);
+    }
   } finally {
     await manager.shutdown();
   }
-  const failed = manager.loadErrors.length + (manager.discovery?.manifestErrors.length ?? 0) + manager.registry.rejectedTotal;
+  const failed = themeErrors.length + manager.loadErrors.length + (manager.discovery?.manifestErrors.length ?? 0) + manager.registry.rejectedTotal;
   line();
   line(failed > 0 ? `${failed} problem(s) found` : "no problems found");
   (options.write ?? ((text: string) => process.stdout.write(text)))(`${out.join("\n")}\n`);
   return failed > 0 ? 1 : 0;
+}
+
+/** Validation errors of the bundles' theme files (theme.json / themes/theme.json), each naming the file and slot. */
+async function themeProblems(manager: ExtensionManager): Promise<string[]> {
+  const { readThemeFile, themeFileOf } = await import("../themes/file.ts");
+  const checks = (manager.discovery?.bundles ?? []).flatMap((bundle) => {
+    const file = themeFileOf(bundle.loaded.dir);
+    return file === undefined ? [] : [readThemeFile(file, bundle.loaded.manifest.name)];
+  });
+  return (await Promise.all(checks)).flatMap((result) => (result.ok ? [] : [result.error]));
 }
 
 function describe(
@@ -154,7 +172,8 @@ function describe(
     line("registration conflicts:");
     for (const conflict of registry.shadowed) {
       const label = conflict.kind === "command" ? `command /${conflict.name}` : `tool "${conflict.name}"`;
-      line(`  - ${conflict.extension}: ${label} not registered, already taken by ${conflict.heldBy}`);
+      const reachable = conflict.qualified === undefined ? "" : `; reachable as /${conflict.qualified}`;
+      line(`  - ${conflict.extension}: ${label} not registered, already taken by ${conflict.heldBy}${reachable}`);
     }
     for (const extension of registry.refusedExtensions()) {
       const omitted = registry.omittedRefusals(extension).shadowed;

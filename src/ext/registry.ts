@@ -6,7 +6,10 @@
  * extension's registrations are unaffected. Command names are matched
  * case-insensitively and keep their registered spelling; tools share one
  * namespace with the built-ins. First come first served, built-ins always
- * win. Every refusal (rejected or shadowed) is recorded for the extension's
+ * win. A command whose name another extension already holds is shadowed
+ * but stays reachable as `<extension>:<command>` (qualifiedCommands; the
+ * holder answers to `<its extension>:<command>` too); one that a built-in
+ * holds is not kept. Every refusal (rejected or shadowed) is recorded for the extension's
  * log and doctor; at most MAX_REFUSALS_KEPT per extension and kind are kept,
  * the rest only counted. A tool's `deferred` flag travels with it; which
  * deferred tools are active is the agent tool registry's business
@@ -50,6 +53,14 @@ export interface ShadowedRegistration {
   readonly name: string;
   /** "built-in" or the extension that holds the name. */
   readonly heldBy: string;
+  /** A command kept under `<extension>:<name>` (the name is held by another extension). */
+  readonly qualified?: string;
+}
+
+/** A shadowed command, reachable as `/<invokeAs>`. */
+export interface QualifiedCommand {
+  readonly invokeAs: string;
+  readonly command: RegisteredCommand;
 }
 
 export interface RejectedRegistration {
@@ -68,8 +79,9 @@ export type RegistrationResult =
 /** The log line for a refused registration. */
 export function describeRefusal(result: Exclude<RegistrationResult, { ok: true }>): string {
   if (result.shadowed) {
-    const { kind, name, heldBy } = result.shadowed;
-    return `${kind === "command" ? `command /${name}` : `tool "${name}"`} not registered: already taken by ${heldBy}`;
+    const { kind, name, heldBy, qualified } = result.shadowed;
+    const reachable = qualified === undefined ? "" : `; reachable as /${qualified}`;
+    return `${kind === "command" ? `command /${name}` : `tool "${name}"`} not registered: already taken by ${heldBy}${reachable}`;
   }
   const { kind, name, reason } = result.rejected;
   return `${kind} ${JSON.stringify(name)} rejected: ${reason}`;
@@ -110,6 +122,8 @@ class RefusalLog<T extends { readonly extension: string }> {
 
 export class ExtensionRegistry {
   private readonly commandsByKey = new Map<string, RegisteredCommand>();
+  /** Shadowed commands by lower-cased `<extension>:<name>`. */
+  private readonly qualifiedByKey = new Map<string, QualifiedCommand>();
   private readonly toolsByName = new Map<string, RegisteredTool>();
   private readonly definitionSizes = new Map<string, number>();
   private readonly toolCounts = new Map<string, number>();
@@ -155,8 +169,17 @@ export class ExtensionRegistry {
     if (reason) return this.reject({ extension, kind: "command", name: frame.name, reason });
     const key = frame.name.toLowerCase();
     const heldBy = this.builtinCommands.has(key) ? "built-in" : this.commandsByKey.get(key)?.extension;
-    if (heldBy !== undefined) return this.shadow({ extension, kind: "command", name: frame.name, heldBy });
-    if ((this.commandCounts.get(extension) ?? 0) >= MAX_COMMANDS_PER_EXTENSION) {
+    const full = (this.commandCounts.get(extension) ?? 0) >= MAX_COMMANDS_PER_EXTENSION;
+    if (heldBy !== undefined) {
+      const qualified = `${extension}:${frame.name}`;
+      const keep = !full && heldBy !== "built-in" && heldBy !== extension && !this.qualifiedByKey.has(qualified.toLowerCase());
+      if (keep) {
+        this.qualifiedByKey.set(qualified.toLowerCase(), { invokeAs: qualified, command: { name: frame.name, description: frame.description, extension } });
+        this.commandCounts.set(extension, (this.commandCounts.get(extension) ?? 0) + 1);
+      }
+      return this.shadow({ extension, kind: "command", name: frame.name, heldBy, ...(keep ? { qualified } : {}) });
+    }
+    if (full) {
       return this.reject({ extension, kind: "command", name: frame.name, reason: `the extension already has ${MAX_COMMANDS_PER_EXTENSION} commands (the limit)` });
     }
     this.commandsByKey.set(key, { name: frame.name, description: frame.description, extension });
@@ -206,6 +229,7 @@ export class ExtensionRegistry {
     this.toolCounts.delete(extension);
     this.commandCounts.delete(extension);
     for (const [key, command] of this.commandsByKey) if (command.extension === extension) this.commandsByKey.delete(key);
+    for (const [key, entry] of this.qualifiedByKey) if (entry.command.extension === extension) this.qualifiedByKey.delete(key);
     for (const [name, tool] of this.toolsByName) {
       if (tool.extension !== extension) continue;
       this.toolsByName.delete(name);
@@ -216,6 +240,7 @@ export class ExtensionRegistry {
 
   clear(): void {
     this.commandsByKey.clear();
+    this.qualifiedByKey.clear();
     this.toolsByName.clear();
     this.definitionSizes.clear();
     this.toolCounts.clear();
@@ -225,8 +250,22 @@ export class ExtensionRegistry {
     this.rejectedLog.clear();
   }
 
+  /** The command `/name` runs: a held name, a shadowed `<extension>:<name>`, or the holder's own `<extension>:<name>`. */
   command(name: string): RegisteredCommand | undefined {
-    return this.commandsByKey.get(name.toLowerCase());
+    const key = name.toLowerCase();
+    const held = this.commandsByKey.get(key);
+    if (held !== undefined) return held;
+    const shadowed = this.qualifiedByKey.get(key);
+    if (shadowed !== undefined) return shadowed.command;
+    const colon = key.lastIndexOf(":");
+    if (colon <= 0) return undefined;
+    const holder = this.commandsByKey.get(key.slice(colon + 1));
+    return holder !== undefined && holder.extension.toLowerCase() === key.slice(0, colon) ? holder : undefined;
+  }
+
+  /** The shadowed commands (their name held by another extension), by `invokeAs`. */
+  qualifiedCommands(): QualifiedCommand[] {
+    return [...this.qualifiedByKey.values()].sort((a, b) => a.invokeAs.localeCompare(b.invokeAs));
   }
 
   commands(): RegisteredCommand[] {

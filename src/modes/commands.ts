@@ -23,7 +23,8 @@ export interface SlashCommand {
 }
 
 export function parseSlashCommand(prompt: string): SlashCommand | undefined {
-  const match = /^\/([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  // `/name` or `/<extension>:<name>` (extension names: manifest.ts NAME_PATTERN).
+  const match = /^\/((?:[A-Za-z0-9_@+][A-Za-z0-9_.@+-]*:)?[A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
   if (!match?.[1]) return undefined;
   return { name: match[1], args: (match[2] ?? "").trim() };
 }

@@ -12,7 +12,9 @@
  * this cwd's directory are pruned (never our own). The persistence callbacks
  * append every message and usage row as the turn goes; a failing write is
  * reported once on stderr and the run goes on. close() closes the writer and
- * releases its lock (a new file that got no message is deleted).
+ * releases its lock (a new file that got no message is deleted);
+ * switchTo() (interactive mode) moves persistence to another writer and
+ * closes the current one the same way.
  */
 import { ZotError, errorMessage } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
@@ -34,7 +36,7 @@ import type { SessionChoice } from "./options.ts";
 import { unlessAborted } from "./prompt-input.ts";
 
 export interface HeadlessSession {
-  /** Undefined with --no-session. */
+  /** The session written to now; undefined with --no-session. */
   readonly writer: SessionWriter | undefined;
   /** The resumed transcript (--session, --continue, --resume), if any. */
   readonly loaded: LoadedSession | undefined;
@@ -42,6 +44,13 @@ export interface HeadlessSession {
   /** Settles when pruning of stale empty sessions has finished. */
   readonly pruned: Promise<void>;
   close(): void;
+  /**
+   * Interactive mode's session switch (/sessions, /session fork|import,
+   * /clear): from now on rows go to `next`, and the current writer is closed
+   * (its lock released; a new file that got no message is deleted). False
+   * with --no-session (nothing is written; `next` is left open).
+   */
+  switchTo(next: SessionWriter): boolean;
 }
 
 export interface SessionSetupInput {
@@ -60,6 +69,7 @@ const NO_SESSION: HeadlessSession = {
   persistence: undefined,
   pruned: Promise.resolve(),
   close: () => {},
+  switchTo: () => false,
 };
 
 async function pickResumePath(input: SessionSetupInput): Promise<string | undefined> {
@@ -98,7 +108,8 @@ async function existingPath(input: SessionSetupInput): Promise<string | undefine
   }
 }
 
-function persistenceFor(writer: SessionWriter, warn: (line: string) => void): AgentPersistence {
+/** Persistence into whichever writer `current()` is (a session switch changes it and clears `failed`). */
+function persistenceFor(current: () => SessionWriter, warn: (line: string) => void): { persistence: AgentPersistence; reset(): void } {
   let failed = false;
   const guard = <T>(write: () => T): T | undefined => {
     if (failed) return undefined;
@@ -110,14 +121,15 @@ function persistenceFor(writer: SessionWriter, warn: (line: string) => void): Ag
       return undefined;
     }
   };
-  return {
-    onMessage: (message: Message) => guard(() => writer.appendMessage(message)),
-    onUsage: (turn: Usage, cumulative: Usage) => void guard(() => writer.appendUsage(turn, cumulative)),
+  const persistence: AgentPersistence = {
+    onMessage: (message: Message) => guard(() => current().appendMessage(message)),
+    onUsage: (turn: Usage, cumulative: Usage) => void guard(() => current().appendUsage(turn, cumulative)),
     onCompaction: (record: CompactionPersistRecord) =>
       void guard(() =>
-        writer.appendCompaction({ summary: record.summaryMessage, keptFrom: record.keptFrom, tokensBefore: record.tokensBefore }),
+        current().appendCompaction({ summary: record.summaryMessage, keptFrom: record.keptFrom, tokensBefore: record.tokensBefore }),
       ),
   };
+  return { persistence, reset: () => (failed = false) };
 }
 
 function reportWarnings(loaded: LoadedSession, warn: (line: string) => void): void {
@@ -160,17 +172,30 @@ export async function openHeadlessSession(input: SessionSetupInput): Promise<Hea
     () => undefined,
     () => undefined,
   );
+  let current = writer;
+  const closeWriter = (closing: SessionWriter): void => {
+    try {
+      closing.close();
+    } catch (err) {
+      input.warn(`zot: warning: ${errorMessage(err)}\n`);
+    }
+  };
+  const saved = persistenceFor(() => current, input.warn);
   return {
-    writer,
+    get writer() {
+      return current;
+    },
     loaded,
-    persistence: persistenceFor(writer, input.warn),
+    persistence: saved.persistence,
     pruned,
-    close: () => {
-      try {
-        writer.close();
-      } catch (err) {
-        input.warn(`zot: warning: ${errorMessage(err)}\n`);
-      }
+    close: () => closeWriter(current),
+    switchTo: (next) => {
+      if (next === current) return true;
+      const previous = current;
+      current = next;
+      saved.reset();
+      closeWriter(previous);
+      return true;
     },
   };
 }

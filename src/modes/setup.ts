@@ -99,6 +99,8 @@ export interface HeadlessRuntime {
   readonly tools: ToolRegistry;
   /** Resolves once extension startup finished and its problems were reported (at once without a host). */
   readonly extensionsStarted: Promise<void>;
+  /** The skills the skill tool knows (built-ins included; [] with --no-skill). */
+  readonly skills: readonly Skill[];
   /** The provider zot started with and the --api-key / --base-url given for it (a model switch to that provider uses them). */
   readonly launch: LaunchProvider;
   /** Interactive mode only: true when no provider had a key (the agent's client fails every call until /login). */
@@ -117,6 +119,8 @@ export interface InteractiveSetup {
   readonly permissions?: PermissionPolicy;
   /** Told when a compaction (automatic or /compact) starts and ends, after the extensions are. */
   readonly compaction?: CompactionObserver;
+  /** Told the extension load errors once startup finished, instead of one warning each. */
+  readonly onExtensionProblems?: (errors: readonly ZotError[]) => void;
   /** No key for any provider is not an error: the run starts with a client that fails until a key is given. */
   readonly allowMissingCredential?: boolean;
 }
@@ -294,7 +298,11 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     // Problems are reported once startup finished (the bound passed for a silent extension), whoever waits.
     extensionsStarted = started.then(
       async () => {
-        if (!leaving) reportExtensionProblems(await created, warn);
+        if (leaving) return;
+        const manager = await created;
+        const report = input.interactive?.onExtensionProblems;
+        if (report === undefined) reportExtensionProblems(manager, warn);
+        else report([...(manager.discovery?.manifestErrors ?? []), ...manager.loadErrors]);
       },
       (err: unknown) => {
         if (!leaving) warn(`zot: warning: extensions could not start: ${errorMessage(err)}\n`);
@@ -416,5 +424,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
-  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound };
 }

@@ -97,6 +97,21 @@ function copyRows(fd: number, plan: SourcePlan, writer: SessionWriter): void {
 
 /** Creates a fork of the session at `sourcePath` and opens it like a resumed session. */
 export function forkSession(sourcePath: string, options: NewSessionOptions & LoadOptions): ResumedSession {
+  return copySession(sourcePath, (source) => ({ ...options, parent: source.meta.id, forkPoint: source.messageRows }), options);
+}
+
+/** What copySession knows of the source when it creates the copy. */
+export interface CopySource {
+  readonly meta: SessionMeta;
+  readonly messageRows: number;
+}
+
+/**
+ * Copies the rows of the session at `sourcePath` (as a fork does) into a
+ * new session whose meta `newSession` chooses, and opens it like a resumed
+ * one; `/session import` uses it with no lineage.
+ */
+export function copySession(sourcePath: string, newSession: (source: CopySource) => NewSessionOptions, options: LoadOptions = {}): ResumedSession {
   let fd: number;
   try {
     fd = openRegular(sourcePath, constants.O_RDONLY);
@@ -106,7 +121,7 @@ export function forkSession(sourcePath: string, options: NewSessionOptions & Loa
   let writer: SessionWriter | undefined;
   try {
     const plan = planFork(fd, sourcePath);
-    writer = SessionWriter.create({ ...options, parent: plan.meta.id, forkPoint: plan.messageRows });
+    writer = SessionWriter.create(newSession({ meta: plan.meta, messageRows: plan.messageRows }));
     copyRows(fd, plan, writer);
     return SessionWriter.adoptFilled(writer, options);
   } catch (err) {

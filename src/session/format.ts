@@ -22,7 +22,7 @@
  *       the message rows with row index >= N seen so far + every message row
  *       after this line. A later compaction replaces an earlier one; N is
  *       clamped to [previous kept_from, message rows so far].
- *   {"type":"rename","title":"..."}  (read only; written by the original zot)
+ *   {"type":"rename","title":"..."}  (the picker's rename, as the original zot)
  *
  * Blocks without a `type` (files of the original Go zot) are recognised by
  * their fields (see legacy.ts). Reading accepts tool-call arguments as an

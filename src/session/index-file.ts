@@ -2,7 +2,9 @@
  * The index of a session file: a small private JSON file beside it,
  * `.<session file name>.idx` (hidden, and not ending in .jsonl, so no session
  * reader takes it for a session), holding the listing summary (summary.ts)
- * of the file's first `size` bytes, plus the pid of the zot writing it. It
+ * of the file's first `size` bytes, plus the pid of the zot writing it and
+ * (listing's cache, restored.ts) how many messages resuming those bytes
+ * restores. It
  * lets listing read a few hundred bytes instead of the whole transcript.
  *
  * It is a cache, never the truth: it is used only when the session file is
@@ -31,6 +33,8 @@ export interface SessionIndex {
   readonly size: number;
   readonly summary: SummaryState;
   readonly writerPid?: number;
+  /** Messages a resume of exactly the first `size` bytes restores (restored.ts); a cache like the rest. */
+  readonly restoredMessages?: number;
 }
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -47,6 +51,7 @@ const IndexSchema = v.object({
   ino: v.number(),
   tail_hash: v.string(),
   writer_pid: v.optional(count),
+  restored_messages: v.optional(count),
   summary: v.object({
     meta: v.object({
       id: v.string(),
@@ -106,6 +111,7 @@ export function readIndex(sessionPath: string, fd: number): SessionIndex | undef
   const { summary } = index;
   return {
     size: index.size,
+    ...(index.restored_messages !== undefined ? { restoredMessages: index.restored_messages } : {}),
     summary: {
       meta: summary.meta,
       messageRowCount: summary.message_rows,
@@ -135,6 +141,7 @@ export function writeIndex(sessionPath: string, fd: number, index: SessionIndex)
       ino: fstatSync(fd).ino,
       tail_hash: tailHash(fd, index.size),
       ...(index.writerPid !== undefined ? { writer_pid: index.writerPid } : {}),
+      ...(index.restoredMessages !== undefined ? { restored_messages: index.restoredMessages } : {}),
       summary: {
         meta: summary.meta,
         message_rows: summary.messageRowCount,

@@ -7,7 +7,8 @@
  * latestSession, what `--continue` resumes, reads only the head of each
  * file, newest first, until one holds a message row. pickSession prints a
  * numbered list to a writable (stderr) and reads the choice from a readable
- * (stdin) for `--resume`. Listing never repairs session files, and files
+ * (stdin) for the headless `--resume` (it shows the file's message rows;
+ * the chat screen's picker shows what resuming restores: restored.ts). Listing never repairs session files, and files
  * that are not sessions are left out.
  */
 import { fstatSync, statSync } from "node:fs";
@@ -29,8 +30,11 @@ export interface SessionSummary {
   readonly id: string;
   /** meta.started (RFC 3339). */
   readonly started: string;
+  /** The last meta row's provider and model. */
+  readonly provider: string;
+  readonly model: string;
   readonly mtime: Date;
-  /** Message rows in the file. */
+  /** Message rows in the file (what a resume restores can differ: restored.ts). */
   readonly messageCount: number;
   /** Text of the first user message ("" when none), at most FIRST_USER_TEXT_MAX characters. */
   readonly firstUserText: string;
@@ -66,6 +70,8 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       path,
       id: state.meta.id,
       started: state.meta.started,
+      provider: state.meta.provider,
+      model: state.meta.model,
       mtime,
       messageCount: state.messageRowCount,
       firstUserText: state.firstUserText ?? "",
@@ -164,7 +170,7 @@ function pad2(value: number): string {
   return String(value).padStart(2, "0");
 }
 
-function localTime(at: Date): string {
+export function localTime(at: Date): string {
   return `${at.getFullYear()}-${pad2(at.getMonth() + 1)}-${pad2(at.getDate())} ${pad2(at.getHours())}:${pad2(at.getMinutes())}`;
 }
 

@@ -281,6 +281,13 @@ export class SessionWriter {
     return meta;
   }
 
+  /** Appends a rename row (the title listing shows from now on, as the original zot's `/sessions` rename). */
+  appendRename(title: string): void {
+    this.#write({ type: "rename", title });
+    this.#meta = { ...this.#meta, title };
+    this.#saveIndex(true);
+  }
+
   /** Appends raw, already-serialised lines (fork.ts copies rows verbatim; adoptFilled recounts them). */
   appendRawLines(bytes: Uint8Array): void {
     const fd = this.#fd;

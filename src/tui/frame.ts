@@ -1,7 +1,8 @@
 /**
  * The pieces a frame is made of: the escape sequences the renderer writes,
  * preparing a line for the terminal (prepareLine: sanitised, one row, at
- * most `width` columns, colours closed), and the reflow arithmetic for a
+ * most `width` columns, colours closed), a row written to the right margin
+ * so the next one continues it (fillToMargin), and the reflow arithmetic for a
  * resize (how many rows the old live region occupies above the cursor once
  * the terminal has re-wrapped it at the new width). Pure functions, no I/O.
  */
@@ -16,6 +17,12 @@ export const SHOW_CURSOR = "\x1b[?25h";
 export const ERASE_LINE = "\x1b[K";
 /** Erase from the cursor to the end of the screen. */
 export const ERASE_BELOW = "\x1b[J";
+/**
+ * Erase from column 0 of the cursor's row to the end of the screen, cursor left at column 0. Not a
+ * plain `CSI J` there: tmux (scroll-on-clear, on by default) moves the whole screen into its history
+ * when it is erased from the top-left corner, which would put the old live region in scrollback.
+ */
+export const ERASE_ROWS_BELOW = `${ERASE_LINE}\x1b[2G${ERASE_BELOW}\r`;
 export const SGR_RESET = "\x1b[0m";
 
 export function cursorUp(rows: number): string {
@@ -53,6 +60,21 @@ export function prepareLine(line: string, width: number): string {
   return fitted;
 }
 
+/**
+ * A prepared row written to the right margin, leaving the cursor in the pending-wrap state so that
+ * the next character continues it on the next row (the terminal marks that row as wrapped): the
+ * text, the rest erased (`CSI K` right of column 0 keeps the row's wrapped flag), one space in the
+ * last column. A row that continues the one above (`wrapped`) and has no visible character starts
+ * with a space, so that the wrap onto it happens before the erase.
+ */
+export function fillToMargin(line: string, width: number, wrapped: boolean): string {
+  const text = wrapped && Bun.stringWidth(line) === 0 ? ` ${line}` : line;
+  const used = Bun.stringWidth(text);
+  if (used >= width) return text;
+  if (used === width - 1) return `${text} `;
+  return `${text}${ERASE_LINE}${cursorColumn(width - 1)} `;
+}
+
 let segmenter: Intl.Segmenter | undefined;
 
 /**
@@ -86,17 +108,22 @@ export function reflowedRows(line: string, width: number): number {
  * is concerned. "cursor-line" (tmux, kitty, VTE, iTerm2, Windows Terminal,
  * Alacritty): every row is re-wrapped and the cursor stays on the wrapped
  * part of its row that holds its column. "xterm.js" (VS Code, Hyper, and
- * @xterm/headless): the cursor's own row is not re-wrapped, and the cursor
- * moves down by the extra rows that the rows below it gained (measured with
- * @xterm/headless 6).
+ * @xterm/headless 6): the wrapped line that holds the cursor is neither
+ * re-wrapped nor moved against the rows above it; the renderer makes the
+ * cursor's row and every live row below it one wrapped line (renderer.ts
+ * #writeRows), because xterm.js re-wraps separate rows below the cursor and
+ * moves the cursor down by their extra rows only while its scrollback is not
+ * full, which no program can know.
  */
 export type ReflowModel = "cursor-line" | "xterm.js";
 
 /**
  * How far the cursor is below the first row of the old live region after
  * the terminal reflowed it to `width`: every old row above the cursor's row
- * takes reflowedRows of its width, plus the cursor's displacement within or
- * below its own row per the model. Measured in tmux 3.3 and @xterm/headless.
+ * takes reflowedRows of its width, plus (cursor-line) the wrapped part of
+ * its own row that holds its column. For "xterm.js" the rows from the
+ * cursor's down must be one wrapped line (or the cursor on the last row).
+ * Measured in tmux 3.3 and @xterm/headless 6.
  */
 export function rowsAboveCursorAfterReflow(
   rows: readonly string[],
@@ -107,10 +134,7 @@ export function rowsAboveCursorAfterReflow(
 ): number {
   let up = 0;
   for (let i = 0; i < cursorRow && i < rows.length; i++) up += reflowedRows(rows[i]!, width);
-  if (model === "xterm.js") {
-    for (let i = cursorRow + 1; i < rows.length; i++) up += reflowedRows(rows[i]!, width) - 1;
-    return up;
-  }
+  if (model === "xterm.js") return up;
   const own = reflowedRows(rows[cursorRow] ?? "", width);
   return up + Math.min(Math.floor(Math.max(0, cursorCol) / Math.max(1, width)), own - 1);
 }

@@ -10,8 +10,14 @@
  * where the new row i goes, so a streaming tail that commits its top line
  * costs almost nothing). Rows left over from a taller frame are erased with
  * `CSI J`. The cursor never moves above the live region's first row, except
- * after a resize, when it moves up by the rows the terminal's reflow made of
- * the old region (frame.ts rowsAboveCursorAfterReflow) and erases from there.
+ * after a resize (every one reported, also back to the size drawn at), when
+ * it moves up by the rows the terminal's reflow made of the old region above
+ * the cursor (frame.ts rowsAboveCursorAfterReflow), erases from there and
+ * redraws. With "xterm.js" reflow the cursor's row and the rows below it are
+ * kept one auto-wrapped line (#writeRows), which xterm.js leaves alone on a
+ * resize; without a cursor it is parked on the last row. Erasing from a
+ * row's start never uses a bare `CSI J` at column 0 (ERASE_ROWS_BELOW: tmux
+ * would move a screen erased from its corner into history).
  *
  * One write per frame, inside `CSI ? 2026 h … l`, cursor hidden while
  * drawing and then parked at LiveView.cursor (left hidden when there is
@@ -26,7 +32,8 @@ import {
   cursorColumn,
   cursorDown,
   cursorUp,
-  ERASE_BELOW,
+  ERASE_ROWS_BELOW,
+  fillToMargin,
   ERASE_LINE,
   HIDE_CURSOR,
   prepareLine,
@@ -89,6 +96,12 @@ export class Renderer {
   #cursorCol = -1;
   /** Rows from the live region's first row that exist on screen (the cursor has been there), so `CSI B` can reach them. */
   #extent = 1;
+  /**
+   * xterm.js reflow only: the cursor's row (`head`) and the rows below it down to `end` are one
+   * auto-wrapped line on screen (rows head+1..end carry the terminal's "wrapped" flag), so a resize
+   * leaves them alone (see #chainRows). Relative to the live region's first row, like #cursorRow.
+   */
+  #chain: { head: number; end: number; intact: boolean } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastFrameAt = Number.NEGATIVE_INFINITY;
   #stopped = false;
@@ -132,12 +145,16 @@ export class Renderer {
     this.#frame("diff");
   }
 
-  /** The terminal's size changed: erase the old live region (as the terminal reflowed it) and draw it again at the new size. */
+  /**
+   * The terminal's size changed: erase the old live region (as the terminal reflowed it) and draw it
+   * again at the new size. Also when the size is the one drawn at: the terminal may have been at
+   * another size in between (re-wrapping, or with xterm.js cutting the cursor's line), so the region
+   * is redrawn whole all the same.
+   */
   resize(): void {
     this.#cancelTimer();
     if (this.#stopped) return;
-    const unchanged = this.#width() === this.#drawnWidth && this.#height() === this.#drawnHeight;
-    this.#frame(this.#drawnWidth === 0 || unchanged ? "diff" : "resize");
+    this.#frame(this.#drawnWidth === 0 ? "diff" : "resize");
   }
 
   /** Ctrl+L (scrollback: false) and /clear (scrollback: true): the only `CSI 2J` / `CSI 3J` the renderer writes. */
@@ -159,7 +176,7 @@ export class Renderer {
     if (options.keepLive === true && this.#shown.length > 0) {
       out += this.#moveTo(this.#shown.length - 1) + "\r\n";
     } else {
-      out += `\r${cursorUp(this.#cursorRow)}${ERASE_BELOW}`;
+      out += `\r${cursorUp(this.#cursorRow)}${ERASE_ROWS_BELOW}`;
     }
     out += SHOW_CURSOR + SYNC_OFF;
     this.#write(out);
@@ -256,21 +273,25 @@ export class Renderer {
     let out = SYNC_ON + HIDE_CURSOR;
     let below: readonly string[]; // what is on screen from the new live region's first row down
     if (mode === "clear-screen" || mode === "clear-scrollback") {
-      out += `\x1b[H\x1b[2J${mode === "clear-scrollback" ? "\x1b[3J" : ""}`;
+      // The live region is erased first: tmux (scroll-on-clear) moves a cleared screen into its history, which
+      // must get the committed lines only, not a copy of the live rows.
+      out += `\r${cursorUp(this.#cursorRow)}${ERASE_ROWS_BELOW}\x1b[H\x1b[2J${mode === "clear-scrollback" ? "\x1b[3J" : ""}`;
       this.#cursorRow = 0;
       this.#cursorCol = 0;
       this.#extent = 1;
+      this.#chain = undefined;
       below = [];
     } else if (mode === "resize") {
       const up = rowsAboveCursorAfterReflow(this.#shown, this.#cursorRow, this.#cursorCol, width, this.#output.reflow);
-      out += `\r${cursorUp(up)}${ERASE_BELOW}`;
+      out += `\r${cursorUp(up)}${ERASE_ROWS_BELOW}`;
       this.#cursorRow = 0;
       this.#cursorCol = 0;
       this.#extent = 1;
+      this.#chain = undefined; // erased
       below = [];
     } else {
       out += this.#moveTo(0);
-      if (first) out += ERASE_BELOW;
+      if (first) out += ERASE_ROWS_BELOW;
       below = first ? [] : this.#shown;
     }
     // Committed lines overwrite the top rows of the old live region and push it down.
@@ -278,19 +299,19 @@ export class Renderer {
       for (const line of commits) out += `${ERASE_LINE}${prepareLine(line, width)}\r\n`;
       this.#extent = Math.max(1, this.#extent - commits.length);
       below = below.length > commits.length ? below.slice(commits.length) : [];
+      // The chain is k rows up now; the CRLFs went through old rows 0..k, so it is intact only if it started below them
+      // (else what is left of it is rewritten: #writeRows).
+      const chain = this.#chain;
+      const k = commits.length;
+      this.#chain = chain === undefined || chain.end < k ? undefined : { head: chain.head - k, end: chain.end - k, intact: chain.intact && chain.head >= k };
     }
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      if (i < below.length && below[i] === line) continue;
-      out += `${this.#moveTo(i)}${ERASE_LINE}${line}`;
-      this.#cursorCol = -1; // somewhere on the row (maybe pending wrap): the next move starts with CR
-    }
-    if (below.length > lines.length) out += this.#moveTo(lines.length) + ERASE_BELOW;
+    out += this.#writeRows(lines, below, cursor, width);
+    if (below.length > lines.length) out += this.#moveTo(lines.length) + ERASE_ROWS_BELOW;
     if (cursor !== undefined) {
       out += this.#moveTo(cursor.row, cursor.col) + SHOW_CURSOR;
-    } else if (this.#cursorCol !== 0) {
-      out += "\r"; // parked at column 0, so a resize knows where it is
-      this.#cursorCol = 0;
+    } else {
+      // Parked at column 0 of the last row, so a resize knows where it is (no rows below the cursor).
+      out += this.#moveTo(Math.max(0, lines.length - 1), 0);
     }
     out += SYNC_OFF;
     this.#shown = lines;
@@ -300,6 +321,64 @@ export class Renderer {
     this.#extent = Math.max(this.#extent, lines.length);
     this.#lastFrameAt = performance.now();
     this.#write(out);
+  }
+
+  /**
+   * The rows of the new frame that differ from what is on screen (`below`), each erased and
+   * rewritten. With xterm.js reflow and the cursor above the last row, the cursor's row and the
+   * rows below it are kept one auto-wrapped line (#chain): each filled to the margin, so the
+   * next one continues it by the terminal's own wrap. xterm.js neither re-wraps nor moves the line
+   * that holds the cursor on a resize, so nothing below the cursor can shift it; without the chain
+   * the rows below would be re-wrapped and move the cursor down by an amount that depends on
+   * whether the scrollback is full (docs/tui.md). A row's wrapped flag is only kept while nothing
+   * clears it: no `CSI K` / `CSI J` at column 0 and no line feed onto it, so a chained row is
+   * rewritten in place (its text, then `CSI K` from where the text ends), and rows that leave the
+   * chain are rewritten with `CSI K` at column 0 (which clears the flag and the filling).
+   */
+  #writeRows(lines: readonly string[], below: readonly string[], cursor: CursorPosition | undefined, width: number): string {
+    const head = this.#output.reflow === "xterm.js" && cursor !== undefined && cursor.row < lines.length - 1 ? cursor.row : -1;
+    const end = lines.length - 1;
+    const old = this.#chain;
+    // Rows that leave the chain are rewritten with CSI K: that clears their wrapped flag and the space in their last
+    // column (which would make them take more rows than their text on the next narrowing).
+    const wasChained = (i: number): boolean => old !== undefined && i >= old.head && i <= old.end;
+    const established = head >= 0 && old !== undefined && old.intact && old.head === head && old.end >= end && old.end < this.#extent;
+    let out = "";
+    const last = head >= 0 ? head : lines.length;
+    for (let i = 0; i < last; i++) {
+      const line = lines[i]!;
+      if (i < below.length && below[i] === line && !wasChained(i)) continue;
+      out += `${this.#moveTo(i)}${ERASE_LINE}${line}`;
+      this.#cursorCol = -1; // somewhere on the row (maybe pending wrap): the next move starts with CR
+    }
+    if (head < 0) {
+      this.#chain = undefined;
+      return out;
+    }
+    if (established) {
+      if (!(head < below.length && below[head] === lines[head])) {
+        out += `${this.#moveTo(head)}${ERASE_LINE}${lines[head]!}`; // CSI K clears the head's own flag only
+        this.#cursorCol = -1;
+      }
+      for (let i = head + 1; i <= end; i++) {
+        const line = lines[i]!;
+        if (i < below.length && below[i] === line) continue;
+        // CSI K right of column 0 keeps the flag (a blank row gets one space first); a full row needs no erase.
+        const text = Bun.stringWidth(line) === 0 ? ` ${line}` : line;
+        out += this.#moveTo(i) + (Bun.stringWidth(text) < width ? text + ERASE_LINE : text);
+        this.#cursorCol = -1;
+      }
+    } else {
+      // One line from the head down: each filled row ends in the pending-wrap state and the next
+      // character wraps onto the following row (scrolling at the bottom), which marks it wrapped.
+      out += `${this.#moveTo(head)}${ERASE_LINE}`;
+      for (let i = head; i <= end; i++) out += fillToMargin(lines[i]!, width, i > head);
+      this.#cursorRow = end;
+      this.#cursorCol = -1;
+      this.#extent = Math.max(this.#extent, end + 1);
+    }
+    this.#chain = { head, end, intact: true };
+    return out;
   }
 }
 

@@ -15,7 +15,18 @@
  * (`CSI > 1 u`) and kittyKeyboard becomes true. Input is decoded by a
  * KeyDecoder; a lone ESC is delivered as Escape after ESCAPE_TIMEOUT_MS
  * without more input (2 ms with kitty, where Esc is never a lone byte).
- * Resizes (stdout "resize" / SIGWINCH) call onResize once per new size.
+ * Resizes call onResize: once per stdout "resize" event, and once for a
+ * SIGWINCH that brings no such event within SIGWINCH_SETTLE_MS (a window
+ * sized away and back before the signal was handled: the screen was
+ * re-wrapped in between).
+ *
+ * probeBackground(ms), before start(): raw mode, then OSC 11 (`ESC ] 11 ; ?`)
+ * and DA1 are sent; it resolves with the OSC 11 answer's payload (e.g.
+ * `rgb:ffff/ffff/ffff`) once DA1 is answered (terminals answer in order, so
+ * a DA1 answer without an OSC 11 one before it means none is coming:
+ * undefined), or with what came within `ms`. Input
+ * that arrives meanwhile, minus those two answers, is kept for start(); a
+ * late answer is consumed by the KeyDecoder like every terminal reply.
  *
  * restore() (idempotent) pops the kitty flags, turns paste off, ends any
  * synchronized frame, shows the cursor and returns to cooked mode. It also
@@ -32,6 +43,8 @@ import type { Key } from "./types.ts";
 
 export const ESCAPE_TIMEOUT_MS = 30;
 const KITTY_ESCAPE_TIMEOUT_MS = 2;
+/** How long a SIGWINCH waits for stdout's "resize" event before it is reported on its own. */
+const SIGWINCH_SETTLE_MS = 50;
 const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
 const KITTY_QUERY = "\x1b[?u";
@@ -42,6 +55,8 @@ const SHOW_CURSOR = "\x1b[?25h";
 const SYNC_OFF = "\x1b[?2026l";
 const KITTY_REPLY = /\x1b\[\?\d+u/;
 const DA1_REPLY = /\x1b\[\?[\d;]*c/;
+const OSC11_QUERY = "\x1b]11;?\x1b\\";
+const OSC11_REPLY = /\x1b\]11;([^\x07\x1b]*)(?:\x07|\x1b\\)/;
 const SIGNALS = ["SIGTERM", "SIGHUP", "SIGQUIT", "SIGINT"] as const;
 
 export interface TerminalInput {
@@ -54,6 +69,8 @@ export interface Terminal extends TerminalOutput {
   start(input: TerminalInput): void;
   /** Idempotent: pop kitty flags, paste off, cursor visible, cooked mode. */
   restore(): void;
+  /** Before start(): asks the background colour (OSC 11); its payload, or undefined without an answer within `timeoutMs`. */
+  probeBackground(timeoutMs: number): Promise<string | undefined>;
   /** The terminal answered the kitty keyboard query. */
   readonly kittyKeyboard: boolean;
 }
@@ -89,10 +106,18 @@ export function processTerminal(): Terminal {
   let started = false;
   let kitty = false;
   let detach: (() => void) | undefined;
+  /** Input that arrived during probeBackground (its answers removed), for start(). */
+  let early = "";
+  let probing = false;
 
   const restore = (): void => {
     detach?.();
     detach = undefined;
+    if (probing && !started) {
+      probing = false;
+      if (stdin.isTTY) stdin.setRawMode(false);
+      stdin.pause();
+    }
     if (!started) return;
     started = false;
     writeAllSync(1, `${SYNC_OFF}${kitty ? KITTY_POP : ""}${PASTE_OFF}${SHOW_CURSOR}`);
@@ -138,14 +163,23 @@ export function processTerminal(): Terminal {
         );
       }
     };
-    // stdout "resize" and SIGWINCH both report one change: onResize once per new size.
-    const sizeKey = (): string => `${stdout.columns}x${stdout.rows}`;
-    let lastSize = sizeKey();
-    const onResize = (): void => {
-      const now = sizeKey();
-      if (now === lastSize) return;
-      lastSize = now;
+    // stdout's "resize" event reports a new size (Bun emits it after the SIGWINCH listeners ran, with
+    // stdout's size updated; a listener still sees the old one). A SIGWINCH that brings no "resize"
+    // event within SIGWINCH_SETTLE_MS is reported all the same: the window went to another size and
+    // back before the signal was handled, and the terminal re-wrapped (xterm.js: cut) the screen at
+    // the size in between, so the renderer must redraw at the size it already knows.
+    let fallback: ReturnType<typeof setTimeout> | undefined;
+    const onStdoutResize = (): void => {
+      if (fallback !== undefined) clearTimeout(fallback);
+      fallback = undefined;
       input.onResize();
+    };
+    const onResize = (): void => {
+      if (fallback !== undefined) return;
+      fallback = setTimeout(() => {
+        fallback = undefined;
+        input.onResize();
+      }, SIGWINCH_SETTLE_MS);
     };
     const onSignal = (signal: NodeJS.Signals): void => {
       // Only when nobody else handles it: restore, then end the way the signal would have.
@@ -157,23 +191,53 @@ export function processTerminal(): Terminal {
     if (stdin.isTTY) stdin.setRawMode(true);
     stdin.setEncoding("utf8");
     stdin.on("data", onData);
-    stdout.on("resize", onResize);
+    stdout.on("resize", onStdoutResize);
     process.on("SIGWINCH", onResize);
     process.once("exit", restore);
     for (const signal of SIGNALS) process.on(signal, onSignal);
     stdin.resume();
     writeAllSync(1, `${PASTE_ON}${KITTY_QUERY}${DA1_QUERY}`);
+    if (early !== "") onData(early.slice(-4096));
+    early = "";
     detach = () => {
       if (escapeTimer !== undefined) clearTimeout(escapeTimer);
+      if (fallback !== undefined) clearTimeout(fallback);
       stdin.off("data", onData);
-      stdout.off("resize", onResize);
+      stdout.off("resize", onStdoutResize);
       process.off("SIGWINCH", onResize);
       process.off("exit", restore);
       for (const signal of SIGNALS) process.off(signal, onSignal);
     };
   };
 
+  const probeBackground = (timeoutMs: number): Promise<string | undefined> => {
+    if (started || probing || !stdin.isTTY) return Promise.resolve(undefined);
+    probing = true;
+    stdin.setRawMode(true);
+    stdin.setEncoding("utf8");
+    return new Promise((resolve) => {
+      let seen = "";
+      const finish = (payload: string | undefined): void => {
+        clearTimeout(timer);
+        stdin.off("data", onData);
+        stdin.pause();
+        early = seen.replace(OSC11_REPLY, "").replace(DA1_REPLY, "");
+        resolve(payload);
+      };
+      const onData = (chunk: string | Buffer): void => {
+        seen = (seen + (typeof chunk === "string" ? chunk : chunk.toString("utf8"))).slice(-4096);
+        // DA1's answer comes after OSC 11's (if any): waiting for it keeps it out of start()'s kitty detection.
+        if (DA1_REPLY.test(seen)) finish(OSC11_REPLY.exec(seen)?.[1]);
+      };
+      const timer = setTimeout(() => finish(OSC11_REPLY.exec(seen)?.[1]), timeoutMs);
+      stdin.on("data", onData);
+      stdin.resume();
+      writeAllSync(1, `${OSC11_QUERY}${DA1_QUERY}`);
+    });
+  };
+
   return {
+    probeBackground,
     get size(): TerminalSize {
       return { columns: stdout.columns > 0 ? stdout.columns : 80, rows: stdout.rows > 0 ? stdout.rows : 24 };
     },

@@ -293,7 +293,8 @@ describe("interactive mode", () => {
     );
     const run = await zot(["--no-yolo"]);
     run.type("first\r");
-    await run.waitFor('Allow bash "echo confirmed"? [y]es / [a]lways this tool / [A]ll / [n]o');
+    await run.waitFor("[y] allow once  [a] always this tool  [A] always all  [n] deny");
+    await run.waitFor("bash  echo confirmed");
     const yes = run.mark();
     run.type("y");
     await run.waitFor("bash: allowed once", yes);
@@ -302,7 +303,7 @@ describe("interactive mode", () => {
 
     const no = run.mark();
     run.type("second\r");
-    await run.waitFor('Allow bash "echo refused"?', no);
+    await run.waitFor("bash  echo refused", no);
     run.type("n");
     await run.waitFor("bash: denied", no);
     await run.waitFor("second done", no);

@@ -1,7 +1,8 @@
 /**
  * Resizing the chat screen while an answer streams, end to end (dist/zot in
  * a real PTY; the emulator reflows like a terminal window, then zot gets
- * SIGWINCH): 120 → 40 → 100 columns leaves no stale lines. The answer and
+ * SIGWINCH): 120 → 40 → 100 columns leaves no stale lines, with the cursor
+ * on the editor above the two-row status bar. The answer and
  * the editor draft are made of unique tokens, so a fragment of an old live
  * row left above the editor shows as a token seen twice or a cut token;
  * every row is then either committed content, live content or blank.
@@ -25,7 +26,10 @@ afterEach(async () => {
 
 const token = (prefix: string, n: number, digits: number): string => `${prefix}${String(n).padStart(digits, "0")}`;
 const ANSWER_TOKENS = Array.from({ length: 320 }, (_, i) => token("w", i + 1, 3));
-const DRAFT_TOKENS = Array.from({ length: 30 }, (_, i) => token("d", i + 1, 2));
+// A draft of two editor rows at 120 columns whose second row (the caret's) is wider than 40: xterm.js re-wraps it on the
+// shrink unless it is one wrapped line with the status bar below it (renderer.ts #writeRows), and how far that moves the
+// cursor depends on xterm.js's scrollback being full or not.
+const DRAFT_TOKENS = Array.from({ length: 50 }, (_, i) => token("d", i + 1, 2));
 // Eight paragraphs of 40 tokens (≈200 columns: 2 rows at 120, 5 at 40, 2 at 100).
 const ANSWER = Array.from({ length: 8 }, (_, p) => ANSWER_TOKENS.slice(p * 40, p * 40 + 40).join(" ")).join("\n\n");
 

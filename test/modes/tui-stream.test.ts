@@ -133,7 +133,9 @@ describe("streamed answers", () => {
       "Combining marks: e\u0301te\u0301, cafe\u0301, n\u0303o, and a tab\there.",
     ];
     env.server.enqueue({ type: "text", text: paragraphs.join("\n\n"), chunks: 30, delayMs: 10 });
-    const tui = await startChat(env, { columns: 40, rows: 24 });
+    // No resize here: "cursor-line" so zot writes every row on its own (with "xterm.js" it makes the rows from the
+    // editor down one wrapped line on purpose, docs/tui.md, which would look like an over-wide line below).
+    const tui = await startChat(env, { columns: 40, rows: 24, env: { ZOT_TUI_REFLOW: "cursor-line" } });
     const overwide: string[] = [];
     tui.onParsed(() => {
       // A line zot writes wider than the terminal is wrapped by the terminal: a continuation row.

@@ -79,6 +79,8 @@ describe("pickSession", () => {
     path: `/s/${i}.jsonl`,
     id: `id-${i}`,
     started: "",
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
     mtime: new Date(2025, 0, 1),
     messageCount: i + 1,
     firstUserText: text,

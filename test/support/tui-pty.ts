@@ -4,7 +4,8 @@
  * clean environment (cleanEnv: own ZOT_HOME, no provider keys, TERM
  * xterm-256color) and feeds every byte it writes, in order, to an
  * XtermScreen; what the emulator answers to queries (DA1, cursor reports)
- * goes back to zot as a real terminal's would. It resolves once zot has
+ * goes back to zot as a real terminal's would (`answer` adds answers to
+ * queries the emulator ignores, such as OSC 11). It resolves once zot has
  * switched bracketed paste on (its editor is up), or throws with what the
  * screen showed.
  *
@@ -46,6 +47,8 @@ export interface TuiStartOptions {
   readonly scrollback?: number;
   /** Resolve start() once the raw output holds this (default: bracketed paste on). */
   readonly readyWhen?: (raw: string) => boolean;
+  /** Answers queries the emulator does not (OSC 11): called with each chunk zot writes; a string returned is sent back at once. */
+  readonly answer?: (chunk: string) => string | undefined;
 }
 
 const NAMED_KEYS: Readonly<Record<string, string>> = {
@@ -111,7 +114,10 @@ export class TuiPty {
       data: (_terminal, bytes) => {
         const chunk = bytes.slice();
         const at = performance.now();
-        this.#raw += decoder.decode(chunk, { stream: true });
+        const text = decoder.decode(chunk, { stream: true });
+        this.#raw += text;
+        const reply = options.answer?.(text);
+        if (reply !== undefined && !this.terminal.closed) this.terminal.write(reply);
         this.timeline.push({ at, bytes: chunk.byteLength, rawLength: this.#raw.length });
         this.#lastWrite = this.screen.write(chunk).then(() => {
           for (const listener of this.#listeners) listener();
@@ -192,6 +198,9 @@ export class TuiPty {
     await this.settle();
     this.screen.resize(columns, rows);
     this.terminal.resize(columns, rows);
+    // Bun.Terminal.resize sets the PTY's size but the child gets no SIGWINCH (measured: `stty size`
+    // in the child sees the new size, no handler runs), so it is sent by hand, as test/tui/terminal.test.ts does.
+    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill("SIGWINCH");
   }
 
   /** Calls `listener` after every chunk is parsed; returns the unsubscribe. */

@@ -75,7 +75,7 @@ export class XtermScreen {
   screen(): string[] {
     const buffer = this.#terminal.buffer.active;
     const rows: string[] = [];
-    for (let y = 0; y < this.#terminal.rows; y++) rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+    for (let y = 0; y < this.#terminal.rows; y++) rows.push(trimRow(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? ""));
     return rows;
   }
 
@@ -83,7 +83,7 @@ export class XtermScreen {
   scrollback(): string[] {
     const buffer = this.#terminal.buffer.active;
     const rows: string[] = [];
-    for (let y = 0; y < buffer.baseY; y++) rows.push(buffer.getLine(y)?.translateToString(true) ?? "");
+    for (let y = 0; y < buffer.baseY; y++) rows.push(trimRow(buffer.getLine(y)?.translateToString(true) ?? ""));
     return rows;
   }
 
@@ -92,11 +92,12 @@ export class XtermScreen {
     return [...this.scrollback(), ...this.screen()];
   }
 
-  /** Logical lines: rows the terminal wrapped joined back together. */
-  logicalLines(): string[] {
+  /** Logical lines: rows the terminal wrapped joined back together (of the first `rows` rows of scrollback + screen, default all). */
+  logicalLines(rows?: number): string[] {
     const buffer = this.#terminal.buffer.active;
     const lines: string[] = [];
-    for (let y = 0; y < buffer.length; y++) {
+    const end = rows === undefined ? buffer.length : Math.min(buffer.length, rows);
+    for (let y = 0; y < end; y++) {
       const line = buffer.getLine(y);
       if (line === undefined) continue;
       const text = line.translateToString(true);
@@ -153,6 +154,11 @@ function bunWidths(): xterm.IUnicodeVersionProvider {
       return value(width(char), false);
     },
   };
+}
+
+/** xterm.js trims only never-written cells; spaces a program wrote (padding) are trimmed here too. */
+function trimRow(row: string): string {
+  return row.replace(/ +$/, "");
 }
 
 function count(text: string, needle: string): number {

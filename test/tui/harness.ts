@@ -1,5 +1,6 @@
 /**
- * A Renderer wired to an XtermScreen (widths as Bun measures them): the
+ * A Renderer wired to an XtermScreen (widths as Bun measures them; scrollback
+ * 100,000 rows unless told): the
  * view is set by the test, every write is recorded and fed to the screen.
  * settle() waits until the screen has parsed everything written.
  */
@@ -16,8 +17,8 @@ export class RendererHarness {
   readonly renders: Array<{ width: number; height: number }> = [];
   #parsed: Promise<void> = Promise.resolve();
 
-  constructor(columns: number, rows: number, options: RendererOptions = {}) {
-    this.screen = new XtermScreen(columns, rows, 100_000, { widths: "bun" });
+  constructor(columns: number, rows: number, options: RendererOptions & { scrollback?: number } = {}) {
+    this.screen = new XtermScreen(columns, rows, options.scrollback ?? 100_000, { widths: "bun" });
     const screen = this.screen;
     this.renderer = new Renderer(
       {

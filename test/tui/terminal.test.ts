@@ -111,6 +111,22 @@ describe("processTerminal", () => {
     expect(run.output().split("RESIZE 50x20").length - 1).toBe(1);
   });
 
+  test("a resize back to the size reported last is reported too (the terminal was at another size in between)", async () => {
+    const run = start("restore");
+    await ready(run, false);
+    const pid = Number(/READY pid=(\d+)/.exec(run.output())?.[1]);
+    run.terminal.resize(50, 20);
+    process.kill(pid, "SIGWINCH");
+    await run.waitFor((o) => o.includes("RESIZE 50x20"), "the resize");
+    // 50 → 30 → 50 columns before the child hears of it: one SIGWINCH, the size it finds is the one reported last.
+    run.terminal.resize(30, 20);
+    run.terminal.resize(50, 20);
+    process.kill(pid, "SIGWINCH");
+    await run.waitFor((o) => o.split("RESIZE 50x20").length - 1 === 2, "the second resize");
+    run.terminal.write("x");
+    await run.waitFor((o) => o.includes("DONE"), "the end");
+  });
+
   for (const [mode, status] of [["exit", 3], ["throw", 1], ["signal", 143], ["reject", 1]] as const) {
     test(`the terminal is restored when the process leaves by ${mode}`, async () => {
       const run = start(mode);

@@ -22,13 +22,16 @@ import { Chat } from "./chat.ts";
 import { builtinCommand, commandEntries, runBuiltin, runExtensionCommand, type CommandHost } from "./commands.ts";
 import { answerWords, ConfirmQuestion } from "./confirm.ts";
 import { NoteBoard } from "./ext-ui.ts";
+import { ExtensionProblems } from "./ext-problems.ts";
 import { FileIndex } from "./file-index.ts";
 import type { PromptHistory } from "./history.ts";
 import { composeLive } from "./live.ts";
 import type { OpenPanel } from "./panel.ts";
 import { PanelHost, type PanelContent } from "./panel-host.ts";
 import { Popup } from "./popup.ts";
+import type { ThemeState } from "./theme-state.ts";
 import { offerRescue } from "./rescue.ts";
+import { startFreshSessionFile } from "./session-switch.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -62,6 +65,8 @@ interface Operation {
 export interface AppOptions {
   readonly runtime: HeadlessRuntime;
   readonly theme: Theme;
+  /** The theme the widgets draw with and the ones /theme offers. */
+  readonly themes: ThemeState;
   readonly gate: PermissionGate;
   readonly noYolo: boolean;
   readonly jailed: boolean;
@@ -81,6 +86,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly popup: Popup;
   readonly confirmer: ConfirmQuestion;
   readonly notes = new NoteBoard();
+  /** Load failures kept in the chat, the reload status, the failed extensions (ext-problems.ts). */
+  readonly extensionProblems = new ExtensionProblems(() => this.frame());
   readonly closed: Promise<number>;
   readonly queue: QueuedInput[] = [];
   readonly history: PromptHistory;
@@ -94,7 +101,6 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   #screen: Screen | undefined;
   readonly #pending: string[][] = [];
   readonly #files: FileIndex;
-  readonly #failedExtensions = new Set<string>();
   #active: Operation | undefined;
   #autoCompacting = false;
   #contextTokens: number | undefined;
@@ -128,6 +134,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     });
     this.popup = new Popup({ theme: options.theme, editor: this.editor, commands: () => commandEntries(this.runtime), files: () => this.#files });
     this.confirmer = new ConfirmQuestion(
+      options.theme,
       () => this.frame(),
       (request, choice) => this.#confirmed(request, choice),
     );
@@ -156,6 +163,10 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     return this.panels.current;
   }
 
+  get themes(): ThemeState {
+    return this.options.themes;
+  }
+
   get busy(): boolean {
     return this.#active !== undefined;
   }
@@ -175,7 +186,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   get failedExtensions(): readonly string[] {
-    return [...this.#failedExtensions];
+    return this.extensionProblems.failed;
   }
 
   get exiting(): boolean {
@@ -211,6 +222,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.queue.length = 0;
     clearInterval(this.#ticker);
     clearTimeout(this.#hintTimer);
+    this.extensionProblems.dispose();
     const active = this.#active;
     if (active !== undefined) {
       active.controller.abort();
@@ -246,6 +258,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     void this.history.add(text);
     this.editor.setHistory(this.history.entries);
     const command = parseSlashCommand(text);
+    // Sending a prompt dismisses the notes (a /command leaves them).
+    if (command === undefined) this.dismissNotes();
     const builtin = command === undefined ? undefined : builtinCommand(command.name);
     if (command !== undefined && builtin?.immediate === true) {
       if (builtin.name !== "exit" && builtin.name !== "help") this.chat.info(`› ${text}`);
@@ -263,7 +277,6 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
 
   agentPrompt(text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
     const { agent, extensions } = this.runtime;
-    this.notes.clear();
     this.chat.user(text, options.via);
     if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
     return agent.prompt(text, { signal }).then((outcome) => {
@@ -334,11 +347,27 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       return;
     }
     this.notes.clear();
+    this.extensionProblems.clearChat();
     this.overlays.closeAll();
     this.chat.reset();
     this.#contextTokens = undefined;
     this.clearScreen(true);
+    startFreshSessionFile(this);
     this.chat.success("conversation cleared");
+  }
+
+  /** Drops every extension's notes (a prompt sent, Esc, /clear, a session switch). */
+  dismissNotes(): void {
+    if (this.notes.clear()) this.frame();
+  }
+
+  conversationReplaced(): void {
+    this.notes.clear();
+    this.overlays.closeAll();
+    this.chat.reset();
+    const messages = this.runtime.agent.messages;
+    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
+    this.clearScreen(true);
   }
 
   // ExtensionUI
@@ -373,7 +402,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   extensionFailed(extension: string, message: string): void {
-    this.#failedExtensions.add(extension);
+    this.extensionProblems.crashed(extension);
     this.chat.error(`zot: extension ${extension}: ${message}`);
     this.frame();
   }

@@ -18,7 +18,7 @@
  * No I/O; time comes from `now()`.
  */
 import type { AgentEvent } from "../../agent/events.ts";
-import { displayText, MarkdownStream, wrapText, type Theme } from "../../tui/index.ts";
+import { displayText, MarkdownStream, padToWidth, wrapText, type Theme } from "../../tui/index.ts";
 import { ToolCard } from "./tool-card.ts";
 
 export interface ChatOptions {
@@ -146,11 +146,12 @@ export class Chat {
   user(text: string, via?: string): void {
     const { theme } = this.#options;
     const tag = via === undefined ? "" : theme.muted(`  [${via}]`);
-    this.#push((width) => ["", ...wrapText(`${theme.accent("›")} ${theme.bold(displayText(text).replace(/\n/g, "\n  "))}${tag}`, width)]);
+    // The message's rows carry the user-message colours across the whole width.
+    this.#push((width) => ["", ...wrapText(`${theme.accent("›")} ${theme.bold(displayText(text).replace(/\n/g, "\n  "))}${tag}`, width).map((row) => theme.userMessage(padToWidth(row, width)))]);
   }
 
   plain(text: string): void {
-    this.#push((width) => wrapText(displayText(text), width));
+    this.#push((width) => wrapText(displayText(text), width).map(this.#options.theme.foreground));
   }
 
   info(text: string): void {
@@ -221,7 +222,7 @@ export class Chat {
     for (const item of this.#items) {
       if (item.kind === "tool") rows.push(...item.card.render(width, now(), theme));
       else if (item.kind === "lines") rows.push(...item.lines(width));
-      else rows.push(...item.stream.render(width));
+      else rows.push(...this.#paintText(item, item.stream.render(width)));
     }
     return rows;
   }
@@ -240,12 +241,17 @@ export class Chat {
         if (head.kind === "text" && !head.finished && this.#options.holdText?.() === true) break;
         const lines = head.stream.takeCommitted(width);
         if (lines.length > 0) head.committedAny = true;
-        out.push(...lines);
+        out.push(...this.#paintText(head, lines));
         if (!head.finished) break;
       }
       this.#items.shift();
     }
     if (out.length > 0) this.#options.commit(out);
+  }
+
+  /** Assistant text in the assistant colour (thinking keeps its dim look). */
+  #paintText(item: TextItem, lines: readonly string[]): readonly string[] {
+    return item.kind === "text" ? lines.map(this.#options.theme.assistant) : lines;
   }
 
   #styled(text: string, paint: (text: string) => string): void {

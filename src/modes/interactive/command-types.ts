@@ -10,7 +10,9 @@ import type { Catalog } from "../../providers/index.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import type { Editor, Overlay, Theme } from "../../tui/index.ts";
 import type { Chat } from "./chat.ts";
+import type { ExtensionProblems } from "./ext-problems.ts";
 import type { PanelContent } from "./panel-host.ts";
+import type { ThemeState } from "./theme-state.ts";
 
 export interface BuiltinCommand {
   readonly name: string;
@@ -38,11 +40,21 @@ export interface CommandHost {
   /** Shows lines in the help overlay above the editor (Esc closes it). */
   showHelp(lines: readonly string[]): void;
   readonly theme: Theme;
+  /** The theme in use and the ones to choose from (/theme). */
+  readonly themes: ThemeState;
   /** Opens an overlay (dialog, picker, viewer) on top; it owns the keyboard until it closes. */
   openOverlay(overlay: Overlay): void;
   /** Closes an overlay if it is still open. */
   closeOverlay(overlay: Overlay): void;
+  /** Asks for a redraw (after something changed outside a key press). */
+  frame(): void;
   clearConversation(): void;
+  /** Extension load failures shown in the chat and the /reload-ext status. */
+  readonly extensionProblems: ExtensionProblems;
+  /** Drops every extension note (the next prompt, Esc, /clear, a session switch). */
+  dismissNotes(): void;
+  /** The transcript was replaced (a session switch): notes, overlays, screen, scrollback and the context figure start over. */
+  conversationReplaced(): void;
   exit(): void;
 }
 

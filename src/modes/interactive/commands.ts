@@ -16,9 +16,14 @@ import type { HeadlessRuntime } from "../setup.ts";
 import type { Chat } from "./chat.ts";
 import type { BuiltinCommand, CommandHost } from "./command-types.ts";
 import { CLEAR_COMMAND, COMPACT_COMMAND, EXIT_COMMAND, helpLines, YOLO_COMMAND } from "./commands/core.ts";
+import { BTW_COMMAND } from "./commands/btw.ts";
+import { JAIL_COMMAND, UNJAIL_COMMAND } from "./commands/jail.ts";
 import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/login.ts";
 import { MODEL_COMMAND } from "./commands/model.ts";
 import { RELOAD_COMMAND } from "./commands/reload.ts";
+import { SKILLS_COMMAND } from "./commands/skills.ts";
+import { THEME_COMMAND } from "./commands/theme.ts";
+import { SESSION_COMMAND, SESSIONS_COMMAND } from "./commands/sessions.ts";
 import type { CommandEntry } from "./popup.ts";
 
 export type { BuiltinCommand, CommandHost } from "./command-types.ts";
@@ -41,7 +46,14 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   LOGIN_COMMAND,
   LOGOUT_COMMAND,
   MODEL_COMMAND,
+  SESSIONS_COMMAND,
+  SESSION_COMMAND,
   COMPACT_COMMAND,
+  BTW_COMMAND,
+  JAIL_COMMAND,
+  UNJAIL_COMMAND,
+  SKILLS_COMMAND,
+  THEME_COMMAND,
   RELOAD_COMMAND,
   YOLO_COMMAND,
   CLEAR_COMMAND,
@@ -55,10 +67,13 @@ export function builtinCommand(name: string): BuiltinCommand | undefined {
 
 /** Every command for the slash popup: built-ins in catalog order, then the extensions' commands. */
 export function commandEntries(runtime: HeadlessRuntime): CommandEntry[] {
-  const extensionCommands = runtime.extensions?.manager.registry.commands() ?? [];
+  const registry = runtime.extensions?.manager.registry;
+  const extensionCommands = registry?.commands() ?? [];
+  const shadowed = registry?.qualifiedCommands() ?? [];
   return [
     ...BUILTIN_COMMANDS.filter((command) => command.hidden !== true).map((command) => ({ name: command.name, description: command.description })),
     ...extensionCommands.map((command) => ({ name: command.name, description: command.description, extension: command.extension })),
+    ...shadowed.map(({ invokeAs, command }) => ({ name: invokeAs, description: command.description, extension: command.extension })),
   ];
 }
 

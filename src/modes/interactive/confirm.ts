@@ -1,27 +1,34 @@
 /**
- * The --no-yolo confirmation as a one-line question above the editor:
- * `Allow bash "npm test"? [y]es / [a]lways this tool / [A]ll / [n]o`.
- * Requests queue (one question at a time, `(N more)` when several wait).
- * Keys: y → once, a → always_tool, A → always_all, n → deny, Esc → cancel;
- * other keys are ignored while a question is open. A request whose signal
- * aborts (turn cancelled, /yolo) leaves the queue and answers "cancel".
+ * The --no-yolo confirmation: one ChoiceDialog overlay per tool call, above
+ * every other overlay (live.ts draws `dialog` before the overlay stack, and
+ * keymap.ts gives it the keys first). The box is titled `allow this tool
+ * call?` and shows the tool's name and key argument (the gate's preview:
+ * the first of command/path/file_path/url/query/name, else compact JSON,
+ * at most 120 characters), then the answers
+ * `[y] allow once  [a] always this tool  [A] always all  [n] deny`.
+ * Keys: y/a/A/n (or 1-4, as in the original), ←/→ then Enter, Esc → cancel;
+ * every other key is swallowed while a question is open (Ctrl+C still stops
+ * the turn: keymap.ts handles it first). Requests queue: one dialog at a
+ * time, `(N more waiting)` when several wait. A request whose signal aborts
+ * (turn cancelled, /yolo) leaves the queue and answers "cancel".
  */
 import type { ConfirmAnswer, ConfirmRequest, Confirmer } from "../../agent/permissions.ts";
-import type { Key, Theme } from "../../tui/index.ts";
+import { ChoiceDialog, displayText, type Key, type Overlay, type Theme } from "../../tui/index.ts";
 
 interface PendingQuestion {
   readonly request: ConfirmRequest;
   readonly answer: (choice: ConfirmAnswer) => void;
+  dialog: ChoiceDialog | undefined;
 }
 
-const ANSWER_KEYS: Readonly<Record<string, ConfirmAnswer>> = {
-  y: "once",
-  Y: "once",
-  a: "always_tool",
-  A: "always_all",
-  n: "deny",
-  N: "deny",
-};
+export const CONFIRM_TITLE = "allow this tool call?";
+
+const CHOICES: readonly { readonly key: string; readonly digit: string; readonly label: string; readonly value: ConfirmAnswer }[] = [
+  { key: "y", digit: "1", label: "allow once", value: "once" },
+  { key: "a", digit: "2", label: "always this tool", value: "always_tool" },
+  { key: "A", digit: "3", label: "always all", value: "always_all" },
+  { key: "n", digit: "4", label: "deny", value: "deny" },
+];
 
 const ANSWER_WORDS: Readonly<Record<ConfirmAnswer, string>> = {
   once: "allowed once",
@@ -31,18 +38,32 @@ const ANSWER_WORDS: Readonly<Record<ConfirmAnswer, string>> = {
   cancel: "cancelled",
 };
 
+function isAnswer(value: string): value is ConfirmAnswer {
+  return value in ANSWER_WORDS;
+}
+
 export class ConfirmQuestion implements Confirmer {
   readonly #queue: PendingQuestion[] = [];
+  readonly #theme: Theme;
   readonly #changed: () => void;
   readonly #answered: (request: ConfirmRequest, choice: ConfirmAnswer) => void;
 
-  constructor(changed: () => void, answered: (request: ConfirmRequest, choice: ConfirmAnswer) => void) {
+  constructor(theme: Theme, changed: () => void, answered: (request: ConfirmRequest, choice: ConfirmAnswer) => void) {
+    this.#theme = theme;
     this.#changed = changed;
     this.#answered = answered;
   }
 
   get open(): boolean {
     return this.#queue.length > 0;
+  }
+
+  /** The dialog of the request asked now (drawn above every other overlay), or undefined. */
+  get dialog(): Overlay | undefined {
+    const current = this.#queue[0];
+    if (current === undefined) return undefined;
+    current.dialog ??= this.#dialogFor(current);
+    return current.dialog;
   }
 
   confirm(request: ConfirmRequest): Promise<ConfirmAnswer> {
@@ -53,11 +74,14 @@ export class ConfirmQuestion implements Confirmer {
       }
       const question: PendingQuestion = {
         request,
+        dialog: undefined,
         answer: (choice) => {
           const index = this.#queue.indexOf(question);
           if (index < 0) return;
           this.#queue.splice(index, 1);
           request.signal.removeEventListener("abort", onAbort);
+          // The next dialog is built afresh: the waiting count changed.
+          for (const waiting of this.#queue) waiting.dialog = undefined;
           this.#changed();
           resolve(choice);
         },
@@ -65,6 +89,7 @@ export class ConfirmQuestion implements Confirmer {
       const onAbort = (): void => question.answer("cancel");
       request.signal.addEventListener("abort", onAbort, { once: true });
       this.#queue.push(question);
+      if (this.#queue[0] !== question) this.#queue[0]!.dialog = undefined;
       this.#changed();
     });
   }
@@ -73,23 +98,36 @@ export class ConfirmQuestion implements Confirmer {
   handleKey(key: Key): boolean {
     const current = this.#queue[0];
     if (current === undefined) return false;
-    let choice: ConfirmAnswer | undefined;
-    if (key.kind === "text") choice = ANSWER_KEYS[key.text.slice(0, 1)];
-    else if (key.kind === "key" && key.name === "escape") choice = "cancel";
-    if (choice !== undefined) {
-      this.#answered(current.request, choice);
-      current.answer(choice);
+    const digit = key.kind === "text" ? CHOICES.find((choice) => choice.digit === key.text) : undefined;
+    if (digit !== undefined) {
+      this.#choose(current, digit.value);
+      return true;
     }
+    const dialog = this.dialog;
+    if (dialog !== undefined) dialog.handleKey(key);
+    this.#changed();
     return true;
   }
 
-  /** The question line for the live region, or undefined when none is open. */
-  line(theme: Theme): string | undefined {
-    const current = this.#queue[0];
-    if (current === undefined) return undefined;
-    const more = this.#queue.length > 1 ? theme.muted(` (${this.#queue.length - 1} more)`) : "";
-    const { toolName, preview } = current.request;
-    return `${theme.warning(`Allow ${toolName} ${JSON.stringify(preview)}?`)} [y]es / [a]lways this tool / [A]ll / [n]o${more}`;
+  #choose(question: PendingQuestion, choice: ConfirmAnswer): void {
+    if (!this.#queue.includes(question)) return;
+    this.#answered(question.request, choice);
+    question.answer(choice);
+  }
+
+  #dialogFor(question: PendingQuestion): ChoiceDialog {
+    const { toolName, preview } = question.request;
+    const waiting = this.#queue.length - 1;
+    const lines = [`${this.#theme.accent(displayText(toolName))}  ${displayText(preview).replace(/\s*\n\s*/g, " ")}`];
+    if (waiting > 0) lines.push(this.#theme.muted(`(${waiting} more waiting)`));
+    return new ChoiceDialog({
+      theme: this.#theme,
+      title: CONFIRM_TITLE,
+      lines,
+      choices: CHOICES.map(({ key, label, value }) => ({ key, label, value })),
+      escape: "cancel",
+      onChoose: (value) => this.#choose(question, isAnswer(value) ? value : "cancel"),
+    });
   }
 }
 

@@ -2,19 +2,27 @@
  * The extension host's UI in interactive mode. The host exists before the
  * app (setup starts extensions first), so `DeferredExtensionUI` queues every
  * call until the app attaches, then replays them in order and forwards the
- * rest. `NoteBoard` holds the `[ext] message` notes shown above the editor:
- * notify adds one, clear_notes drops one extension's, the next prompt and
- * /clear drop all.
+ * rest (startup's load errors included: loadProblems). `NoteBoard` holds
+ * the `[ext] message` notes shown above the editor (at most MAX_NOTES, each
+ * cut to MAX_NOTE_CHARS): notify adds one, clear_notes drops one
+ * extension's, the next prompt, Esc, /clear and a session switch drop all
+ * (InteractiveApp.dismissNotes).
  */
 import type { ExtensionUI, NoteLevel } from "../../ext/host.ts";
+import type { ExtensionProblems, LoadProblem } from "./ext-problems.ts";
 
-type UICall = (target: ExtensionUI) => void;
+/** The app as the extensions' UI: ExtensionUI plus where load failures go. */
+export interface AppExtensionUI extends ExtensionUI {
+  readonly extensionProblems: ExtensionProblems;
+}
+
+type UICall = (target: AppExtensionUI) => void;
 
 export class DeferredExtensionUI implements ExtensionUI {
-  #target: ExtensionUI | undefined;
+  #target: AppExtensionUI | undefined;
   readonly #queued: UICall[] = [];
 
-  attach(target: ExtensionUI): void {
+  attach(target: AppExtensionUI): void {
     this.#target = target;
     for (const call of this.#queued.splice(0)) call(target);
   }
@@ -51,6 +59,11 @@ export class DeferredExtensionUI implements ExtensionUI {
   hostWarning(extension: string, message: string): void {
     this.#forward((target) => target.hostWarning?.(extension, message));
   }
+
+  /** Startup's load errors: kept at the bottom of the chat (ext-problems.ts). */
+  loadProblems(problems: readonly LoadProblem[]): void {
+    this.#forward((target) => target.extensionProblems.startup(problems));
+  }
 }
 
 export interface Note {
@@ -60,7 +73,9 @@ export interface Note {
 }
 
 /** At most this many notes are kept (the oldest go first). */
-const MAX_NOTES = 8;
+export const MAX_NOTES = 8;
+/** A note's message is cut to this many characters (it is drawn on one row anyway). */
+export const MAX_NOTE_CHARS = 1_000;
 
 export class NoteBoard {
   #notes: Note[] = [];
@@ -70,7 +85,8 @@ export class NoteBoard {
   }
 
   add(note: Note): void {
-    this.#notes.push(note);
+    const chars = Array.from(note.message.slice(0, MAX_NOTE_CHARS * 2));
+    this.#notes.push(chars.length <= MAX_NOTE_CHARS ? note : { ...note, message: `${chars.slice(0, MAX_NOTE_CHARS - 1).join("")}…` });
     if (this.#notes.length > MAX_NOTES) this.#notes.splice(0, this.#notes.length - MAX_NOTES);
   }
 

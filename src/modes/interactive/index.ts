@@ -1,7 +1,8 @@
 /**
  * `zot` on a terminal: the chat screen (docs/interactive.md). Sets up like
  * print mode (setup.ts: provider, tools, skills, extensions, session; new by
- * default, --continue / --resume / --session) with the interactive
+ * default, --continue / --session; --resume opens the /sessions picker on
+ * the chat screen instead of the headless numbered prompt) with the interactive
  * additions (interactive tools, the --no-yolo confirmation, the extension
  * UI), then hands the terminal to the app (src/tui Renderer on the main
  * screen: finished content goes to scrollback once, the live region is
@@ -26,7 +27,10 @@ import { zotPaths } from "../../common/home.ts";
 import { ZOT_SEMVER } from "../../common/version.ts";
 import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
-import { createTheme, processTerminal, Renderer, type Key } from "../../tui/index.ts";
+import { processTerminal, Renderer, type Key, type TerminalOutput } from "../../tui/index.ts";
+import { loadConfig } from "../../common/config.ts";
+import { stripSgr } from "../../common/no-color.ts";
+import { ThemeState } from "./theme-state.ts";
 import { instrumentRenderer } from "./tui-stats.ts";
 import { Cleanup } from "../cleanup.ts";
 import { parseHeadlessOptions } from "../options.ts";
@@ -38,17 +42,30 @@ import { PromptHistory } from "./history.ts";
 import { handleKey } from "./keymap.ts";
 import { runLogin } from "./login-dialog.ts";
 import { replayConversation } from "./replay.ts";
+import { openSessionsPicker } from "./sessions-dialog.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 
-/** Colours: off when NO_COLOR is set (non-empty) or TERM is "dumb". */
-export function colorEnabled(env: Readonly<Record<string, string | undefined>>): boolean {
-  return (env.NO_COLOR ?? "") === "" && env.TERM !== "dumb";
+export { colorEnabled } from "../../themes/index.ts";
+
+/** The terminal with every SGR removed from what is written (NO_COLOR: outside text loses its colours too). */
+function withoutColour(output: TerminalOutput): TerminalOutput {
+  return {
+    get size() {
+      return output.size;
+    },
+    reflow: output.reflow,
+    write: (data) => output.write(stripSgr(data)),
+  };
 }
 
 export async function runInteractive(flags: MainFlags): Promise<number> {
-  const options = parseHeadlessOptions(flags);
-  const theme = createTheme(colorEnabled(process.env));
+  const parsed = parseHeadlessOptions(flags);
+  // --resume opens the /sessions picker on the chat screen (a new session until one is chosen).
+  const resumePicker = parsed.session.kind === "resume";
+  const options = resumePicker ? { ...parsed, session: { kind: "new" as const } } : parsed;
+  const themes = new ThemeState();
+  const theme = themes.theme;
   const extensionUI = new DeferredExtensionUI();
   const cleanup = new Cleanup();
   const setupAbort = new AbortController();
@@ -90,6 +107,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         interactive: {
           permissions: flags.noYolo ? gate : undefined,
           compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
+          onExtensionProblems: (errors) => extensionUI.loadProblems(errors),
           allowMissingCredential: true,
         },
       },
@@ -100,9 +118,14 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     const paths = zotPaths();
     const tty = processTerminal();
     terminal = tty;
+    const { loadExtensionThemes } = await import("../../themes/load.ts");
+    const found = await loadExtensionThemes({ cwd: runtime.cwd, paths, explicit: flags.ext, noDiscovery: flags.noExt });
+    const themeWarnings = [...found.errors.map((error) => `zot: warning: theme: ${error}`)];
+    themeWarnings.push(...(await themes.start({ env: process.env, paths, configTheme: loadConfig(paths.configFile).config.theme, themes: found.themes, probe: (ms) => tty.probeBackground(ms) })));
     const started = new InteractiveApp({
       runtime,
       theme,
+      themes,
       gate,
       noYolo: flags.noYolo,
       jailed: flags.jail,
@@ -115,11 +138,13 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     confirmer = started.confirmer;
     warn = (text) => started.chat.warn(text.replace(/\n$/, ""));
     printBanner(started, flags.noYolo);
+    for (const line of themeWarnings) started.chat.warn(line);
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
     if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
-    const stats = instrumentRenderer(tty, started);
-    const screen = new Renderer(stats?.output ?? tty, stats?.source ?? started);
+    const output = themes.colors ? tty : withoutColour(tty);
+    const stats = instrumentRenderer(output, started);
+    const screen = new Renderer(stats?.output ?? output, stats?.source ?? started);
     recordStats = () => stats?.write(screen);
     renderer = screen;
     tty.start({
@@ -137,6 +162,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     started.attach(screen);
     screen.flush();
     if (runtime.credentialMissing) void runLogin(started, "", { firstRun: true });
+    if (resumePicker) void openSessionsPicker(started, { startup: true }).catch((err: unknown) => started.chat.error(`zot: ${errorMessage(err)}`));
     void runtime.extensionsStarted.then(() => screen.requestFrame());
     code = await started.closed;
     await started.shutdown();

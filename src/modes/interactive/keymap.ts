@@ -3,7 +3,8 @@
  *  1. Ctrl+C: closes the top overlay, else a panel, else cancels the
  *     running turn (dropping the queue), else clears the draft; a second
  *     press within 2 s exits.
- *  2. An open --no-yolo question takes every key (y/a/A/n, Esc refuses).
+ *  2. An open --no-yolo question (a dialog above every overlay, confirm.ts)
+ *     takes every key (y/a/A/n or 1-4, ←/→ Enter, Esc cancels).
  *  3. The top overlay (help, the Ctrl+O full-output view, dialogs and
  *     pickers: overlays.ts) takes every key it uses; Esc closes it.
  *  4. An open extension panel (panel-host.ts): Esc closes it (panel_close;

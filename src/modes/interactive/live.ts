@@ -1,11 +1,13 @@
 /**
  * The live region, top to bottom: what still runs in the chat (streaming
  * text tail, running tool cards) or, instead, the top overlay (help, the
- * Ctrl+O full-output view, dialogs: it gets the chat's rows and places the
- * caret, or hides it); the extension panel (not drawn under an overlay: it
- * takes what it needs of the chat's rows, at least 3, scrolling when taller:
- * panel.ts); extension notes; queued prompts as
- * chips; the --no-yolo question; the popup; a rule; the editor; the status
+ * Ctrl+O full-output view, dialogs; the --no-yolo question comes before
+ * them all: it gets the chat's rows and places the caret, or hides it); the
+ * extension load failures kept at the bottom of the chat (ext-problems.ts);
+ * the extension panel (not drawn under an overlay: it takes what it needs
+ * of the chat's rows, at least 3, scrolling when taller: panel.ts);
+ * extension notes; queued prompts as chips; the
+ * temporary /reload-ext status; the popup; a rule; the editor; the status
  * bar (two lines). The parts under the chat keep their rows; the chat part
  * gets what is left of `height - 1` rows (its last rows: the newest). The
  * cursor is parked at the editor's caret (hidden while a panel has the
@@ -37,8 +39,7 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   for (const queued of app.queue) {
     middle.push(fitWidth(`${theme.muted("↳ queued:")} ${theme.inverse(` ${displayText(queued.text).replace(/\s+/g, " ")} `)}`, width));
   }
-  const question = app.confirmer.line(theme);
-  if (question !== undefined) middle.push(fitWidth(question, width));
+  middle.push(...app.extensionProblems.statusRows(width, theme));
   if (app.popup.open) {
     middle.push(...app.popup.list.render(width));
     const footer = app.popup.footer;
@@ -50,7 +51,7 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   const rule = theme.muted("─".repeat(Math.max(1, width)));
   const fixed = middle.length + 1 + editorRows.length + status.length;
   const room = Math.max(0, height - 1 - fixed);
-  const overlay = app.overlays.top;
+  const overlay = app.confirmer.dialog ?? app.overlays.top;
   if (overlay !== undefined) {
     // An overlay takes the chat's rows (at least a few) and the keyboard: the caret is its own, or hidden.
     const rows = overlay.render(width, Math.max(3, room));
@@ -60,7 +61,7 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   }
   const panel = app.panel === undefined ? [] : panelBox(app.panel, width, Math.max(3, room), theme);
   const chatRoom = Math.max(0, room - panel.length);
-  const top = app.chat.renderLive(width);
+  const top = [...app.chat.renderLive(width), ...app.extensionProblems.chatRows(width, theme)];
   const shown = top.length > chatRoom ? top.slice(top.length - chatRoom) : top;
   const above = [...shown, ...panel, ...middle, rule];
   return {

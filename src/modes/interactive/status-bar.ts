@@ -66,7 +66,7 @@ function names(list: readonly string[]): string {
 export function renderStatusBar(state: StatusState, width: number, now: number, theme: Theme): string[] {
   const sep = theme.muted(" · ");
   const left = state.busy
-    ? theme.accent(`${spinnerFrame(now)} ${state.busy.activity} ${formatElapsed(now - state.busy.since)}`)
+    ? `${theme.spinner(spinnerFrame(now))} ${theme.accent(`${state.busy.activity} ${formatElapsed(now - state.busy.since)}`)}`
     : theme.muted(state.hint ?? "/ commands · @ files · Ctrl+O tool output");
   const streaming = state.streamingTokens > 0 ? `~${formatTokens(state.outputTokens + state.streamingTokens)}` : formatTokens(state.outputTokens);
   const numbers = [`↑${formatTokens(state.inputTokens)} ↓${streaming}`, `$${state.costUsd.toFixed(4)}`];

@@ -112,7 +112,7 @@ export class ToolCard {
     const elapsed = ms < 1000 ? "" : formatElapsed(ms);
     if (this.phase === "streaming") return { text: theme.muted(`${spinnerFrame(now)} preparing`), tone: "running" };
     if (this.phase === "running" && this.guarding) return { text: theme.muted(`${spinnerFrame(now)} checking`), tone: "running" };
-    if (this.phase === "running") return { text: `${spinnerFrame(now)} ${elapsed || "0s"}`, tone: "running" };
+    if (this.phase === "running") return { text: `${theme.spinner(spinnerFrame(now))} ${elapsed || "0s"}`, tone: "running" };
     switch (this.status) {
       case "completed":
         return { text: theme.success(`✓ ${elapsed}`.trim()), tone: "success" };
@@ -140,8 +140,9 @@ export class ToolCard {
   render(width: number, now: number, theme: Theme): string[] {
     const state = this.#stateText(now, theme);
     const preview = displayText(this.#preview).replace(/\n/g, " ⏎ ");
-    const title = preview === "" ? theme.bold(this.name) : `${theme.bold(this.name)} ${preview}`;
-    const body = this.#previewLines();
+    const name = theme.tool(theme.bold(this.name));
+    const title = preview === "" ? name : `${name} ${preview}`;
+    const body = this.#previewLines().map(theme.toolOutput);
     return box({ theme, title, titleRight: state.text, body, width, tone: state.tone });
   }
 }

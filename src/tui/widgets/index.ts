@@ -1,5 +1,5 @@
 /** The widgets of the terminal UI (re-exported by src/tui/index.ts). */
-export { createTheme, type Theme } from "../theme.ts";
+export { colourCode, createTheme, DARK_PALETTE, LIGHT_PALETTE, nearest256, PALETTE_SLOTS, SwitchableTheme, type Colour, type Palette, type PaletteSlot, type Theme, type ThemeOptions } from "../theme.ts";
 export { box, type BoxOptions, type BoxTone } from "./box.ts";
 export { Editor, type EditorAction, type EditorOptions } from "./editor.ts";
 export { fuzzyFilter, fuzzyScore } from "./fuzzy.ts";

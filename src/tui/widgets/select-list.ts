@@ -1,6 +1,6 @@
 /**
  * A list to pick from (slash commands, @ files, pickers): up to maxVisible
- * rows, the selected one marked "›" and inverse; each row is the label and
+ * rows, the selected one marked "›" in the theme's selection colours (inverse by default); each row is the label and
  * the dim description, cut to the width. Where the group changes between
  * two items (e.g. built-ins, then "extensions") a divider row with the group
  * name is drawn; dividers are not selectable and do not count against
@@ -92,7 +92,7 @@ export class SelectList implements Component {
       const labelText = fitWidth(label, Math.max(1, room));
       const descriptionRoom = room - visibleWidth(labelText) - gap.length;
       const descriptionText = descriptionRoom >= 4 && description !== "" ? gap + theme.dim(fitWidth(description, descriptionRoom)) : "";
-      const body = chosen ? theme.inverse(labelText) : labelText;
+      const body = chosen ? theme.selection(labelText) : labelText;
       lines.push(fitWidth((chosen ? theme.accent(marker) : marker) + body + descriptionText, w));
     }
     this.#cache = { width: w, lines };

@@ -17,14 +17,16 @@ const KEY_HELP = [
   ["Ctrl+D", "exit (on an empty line)"],
   ["Ctrl+O", "full output of the tool calls (Esc closes)"],
   ["Ctrl+L", "redraw the screen"],
+  ["pickers: type ↑/↓ PgUp/PgDn Enter Esc", "filter, move, choose, close"],
+  ["viewers: ↑/↓ PgUp/PgDn Home/End Esc q", "scroll; Esc or q closes"],
 ] as const;
 
 export function helpLines(host: CommandHost, catalog: readonly BuiltinCommand[]): string[] {
-  const rows = catalog.filter((command) => command.hidden !== true).map((command) => `  ${command.usage.padEnd(14)} ${command.description}`);
+  const rows = catalog.filter((command) => command.hidden !== true).map((command) => `  ${command.usage.padEnd(16)} ${command.description}`);
   const extensionCommands = host.runtime.extensions?.manager.registry.commands() ?? [];
   if (extensionCommands.length > 0) {
     rows.push("extension commands:");
-    for (const command of extensionCommands) rows.push(`  /${command.name.padEnd(13)} ${command.description} [${command.extension}]`);
+    for (const command of extensionCommands) rows.push(`  /${command.name.padEnd(15)} ${command.description} [${command.extension}]`);
   }
   rows.push("keys:");
   for (const [keys, what] of KEY_HELP) rows.push(`  ${keys.padEnd(38)} ${what}`);

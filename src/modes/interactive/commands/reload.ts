@@ -1,11 +1,16 @@
 /**
  * `/reload-ext`: stops every extension, re-reads the manifests, starts them
- * again, then gives the agent the new tool set and a fresh system prompt
- * hook run; prints `reloaded: N stopped, M loaded (K ready)` and each error.
+ * again (the same explicit --ext paths and --no-ext), then gives the agent
+ * the new tool set and resets the system prompt so the before_agent_start
+ * chain runs again before the next model call. The session stays open (no
+ * session_end; nothing is replayed to the new processes, session_start
+ * included: they get only what happens next). Prints `reloaded: N stopped, M loaded (K ready)[, E error(s)]` in
+ * the chat; the errors go to the temporary status (5 s) and stay at the
+ * bottom of the chat until a reload without errors or /clear
+ * (ext-problems.ts), never to the model or the session.
  */
 import type { BuiltinCommand, CommandHost } from "../command-types.ts";
 
-/** Restarts the extensions, then gives the agent the new tool set and a fresh system prompt hook run. */
 async function reloadCommand(host: CommandHost): Promise<void> {
   const { extensions, agent, tools } = host.runtime;
   if (extensions === undefined) {
@@ -19,10 +24,10 @@ async function reloadCommand(host: CommandHost): Promise<void> {
   for (const tool of extensions.manager.tools({ allowInteractive: true })) tools.register(tool);
   agent.setTools(tools);
   agent.resetSystemPrompt();
-  const summary = `reloaded: ${stats.stopped} stopped, ${stats.loaded} loaded (${stats.ready} ready)`;
+  const summary = `reloaded: ${stats.stopped} stopped, ${stats.loaded} loaded (${stats.ready} ready)${stats.errors.length > 0 ? `, ${stats.errors.length} error(s)` : ""}`;
   if (stats.errors.length === 0) host.chat.success(summary);
-  else host.chat.warn(`${summary}, ${stats.errors.length} error(s)`);
-  for (const error of stats.errors) host.chat.error(`  ${error.message}`);
+  else host.chat.warn(summary);
+  host.extensionProblems.reloaded(summary, stats.errors);
 }
 
 export const RELOAD_COMMAND: BuiltinCommand = {
