@@ -248,6 +248,12 @@ describe("panels", () => {
     await tui.waitFor(() => panelRows(tui, "Todos")?.some((row) => row.includes("item 50")), "Shift+PgDn to reach the end");
     expect(keysTo("py-panels")).toHaveLength(keysBefore);
 
+    // A smaller window: the panel shrinks with it and still fits, borders, editor and status bar included.
+    await tui.resize(60, 12);
+    await tui.waitFor(() => {
+      const shown = panelRows(tui, "Todos");
+      return shown !== undefined && shown.length < 12 && shown.some((row) => row.includes("│ ↑/↓ move")) && tui.screen.screen().some((row) => row.startsWith(PROMPT));
+    }, "the panel to fit the smaller screen");
   }, TEST_MS);
 
   test("panel lines are sanitized and cut to the width, never wrapped into the rest of the screen", async () => {
