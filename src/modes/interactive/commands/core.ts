@@ -22,11 +22,15 @@ const KEY_HELP = [
 ] as const;
 
 export function helpLines(host: CommandHost, catalog: readonly BuiltinCommand[]): string[] {
-  const rows = catalog.filter((command) => command.hidden !== true).map((command) => `  ${command.usage.padEnd(16)} ${command.description}`);
+  const shown = catalog.filter((command) => command.hidden !== true);
   const extensionCommands = host.runtime.extensions?.manager.registry.commands() ?? [];
+  // One column for every name, as wide as the longest (plus a gap), up to 28; a longer name just gets the gap.
+  const column = Math.min(28, Math.max(...shown.map((command) => command.usage.length), ...extensionCommands.map((command) => command.name.length + 1)) + 2);
+  const cell = (text: string): string => (text.length + 2 > column ? `${text}  ` : text.padEnd(column));
+  const rows = shown.map((command) => `  ${cell(command.usage)}${command.description}`);
   if (extensionCommands.length > 0) {
     rows.push("extension commands:");
-    for (const command of extensionCommands) rows.push(`  /${command.name.padEnd(15)} ${command.description} [${command.extension}]`);
+    for (const command of extensionCommands) rows.push(`  ${cell(`/${command.name}`)}${command.description} [${command.extension}]`);
   }
   rows.push("keys:");
   for (const [keys, what] of KEY_HELP) rows.push(`  ${keys.padEnd(38)} ${what}`);
