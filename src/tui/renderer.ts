@@ -348,7 +348,10 @@ export class Renderer {
     for (let i = 0; i < last; i++) {
       const line = lines[i]!;
       if (i < below.length && below[i] === line && !wasChained(i)) continue;
-      out += `${this.#moveTo(i)}${ERASE_LINE}${line}`;
+      const tail = i < below.length && !wasChained(i) ? appendedTail(below[i]!, line) : undefined;
+      // A row that only grew at its end (the streaming answer's last row) gets just the new text.
+      if (tail !== undefined) out += `${this.#moveTo(i, tail.column)}${tail.text}`;
+      else out += `${this.#moveTo(i)}${ERASE_LINE}${line}`;
       this.#cursorCol = -1; // somewhere on the row (maybe pending wrap): the next move starts with CR
     }
     if (head < 0) {
@@ -380,6 +383,24 @@ export class Renderer {
     this.#chain = { head, end, intact: true };
     return out;
   }
+}
+
+const SGR_RESET = "\x1b[0m";
+
+/**
+ * When `line` is `drawn` (without its closing SGR reset) plus more text, the
+ * column where the old text ends and what follows it; else undefined. Only
+ * for an uncoloured drawn row: then nothing of the old row's colour state
+ * can leak into the new text, and the cells right of it are blank already.
+ */
+function appendedTail(drawn: string, line: string): { column: number; text: string } | undefined {
+  const stem = drawn.endsWith(SGR_RESET) ? drawn.slice(0, -SGR_RESET.length) : drawn;
+  if (stem.length === 0 || stem.includes("\x1b") || line.length <= stem.length || !line.startsWith(stem)) return undefined;
+  const text = line.slice(stem.length);
+  // Never split a grapheme cluster (a combining mark, ZWJ or variation selector continuing the old text).
+  const first = String.fromCodePoint(text.codePointAt(0)!);
+  if (Bun.stringWidth(first) === 0 || stem.endsWith("\u200d")) return undefined;
+  return { column: Bun.stringWidth(stem), text };
 }
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {

@@ -93,6 +93,28 @@ describe("Renderer frames", () => {
     expect(Buffer.byteLength(frame)).toBeLessThan(Buffer.byteLength("row 5 changed") + 50);
   });
 
+  test("a row that only grew at its end gets just the new text; a coloured or changed row is rewritten whole", async () => {
+    const h = harness(80, 24);
+    const rest = ["────", "› ", "status"];
+    await h.show({ lines: ["the answer so far\x1b[0m", ...rest], cursor: { row: 2, col: 2 } });
+    await h.show({ lines: ["the answer so far and more\x1b[0m", ...rest], cursor: { row: 2, col: 2 } });
+    const grown = h.writes[1]!;
+    expect(grown).toContain(" and more");
+    expect(grown).not.toContain("the answer so far");
+    expect(grown).not.toContain("\x1b[K");
+    expect(h.screenText()[0]).toBe("the answer so far and more");
+    // A changed word is not an append; a combining mark continuing the last letter is not split off it.
+    await h.show({ lines: ["the answer so fat and more", ...rest], cursor: { row: 2, col: 2 } });
+    expect(h.writes[2]!).toContain("the answer so fat and more");
+    await h.show({ lines: ["the answer so fat and more\u0301", ...rest], cursor: { row: 2, col: 2 } });
+    expect(h.writes[3]!).toContain("the answer so fat and more\u0301");
+    // A coloured row is rewritten whole (its colour state is not known at its end).
+    await h.show({ lines: ["\x1b[31mred\x1b[0m", ...rest], cursor: { row: 2, col: 2 } });
+    await h.show({ lines: ["\x1b[31mred\x1b[0m more", ...rest], cursor: { row: 2, col: 2 } });
+    expect(h.writes[5]!).toContain("\x1b[31mred");
+    expect(h.screenText()[0]).toBe("red more");
+  });
+
   test("a shrinking live region is erased below with CSI J, never CSI 2J / 3J", async () => {
     const h = harness(40, 10);
     await h.show({ lines: ["a", "b", "c", "d", "e"] });
