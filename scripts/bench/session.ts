@@ -17,9 +17,11 @@
  * Figures: median wall (spawn → exit) over RUNS alternating zot / floor runs
  * after one warm-up each; peak RSS, the median of RSS_RUNS runs under
  * `/usr/bin/time -f %M` (Bun.spawn's vfork makes a child's own rusage
- * useless, see print.ts); RSS after rounds 10, 100 and 400, read from
- * /proc/<pid>/status when the model server receives the request of the
- * next round (one more run each, so sampling never slows a timed run).
+ * useless, see print.ts), which also give the CPU time (user + system,
+ * median; steadier than wall when other work shares the cores); RSS after
+ * rounds 10, 100 and 400, read from /proc/<pid>/status when the model
+ * server receives the request of the next round (one more run each, so
+ * sampling never slows a timed run).
  * Extension overhead: `callExtensionTool` through an ExtensionManager
  * against the same Python extension vs. the same process driven over raw
  * pipes (common.ts spawnRawFixture), as tool-roundtrip.ts measures:
@@ -27,6 +29,7 @@
  * Targets (docs/benchmarks.md, issue 10): wall ≤ 1.5x the floor; peak RSS
  * ≤ floor + 8 MiB; extension overhead ≤ 0.1 ms per call.
  * Usage: bun scripts/bench/session.ts [RUNS] [EXT_CALLS]
+ * (ZOT_BENCH_ZOT=<binary> measures another build, e.g. an older commit's.)
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,14 +42,14 @@ import { type SummaryRow, BENCH_DIR, REPO_ROOT, fmt, machineLine, median, percen
 
 const RUNS = Number(process.argv[2] ?? 7);
 const EXT_CALLS = Number(process.argv[3] ?? 2000);
-const RSS_RUNS = 3;
+const RSS_RUNS = 5;
 const WALL_TARGET = 1.5;
 const RSS_TARGET_MIB = 8;
 const EXT_TARGET_MS = 0.1;
 const RSS_ROUNDS = [10, 100, 400] as const;
 const GNU_TIME = "/usr/bin/time";
 const HAVE_TIME = existsSync(GNU_TIME);
-const ZOT = join(REPO_ROOT, "dist", "zot");
+const ZOT = process.env.ZOT_BENCH_ZOT ?? join(REPO_ROOT, "dist", "zot");
 const PY_HELLO = join(REPO_ROOT, "test", "fixtures", "extensions", "py-hello");
 const FILE_TEXT = "alpha beta gamma\ndelta epsilon zeta\neta theta iota\n";
 /** The same compile flags as scripts/build.ts (minus the version define, which the floor has no use for). */
@@ -112,6 +115,8 @@ function enqueueSession(scenario: Scenario): void {
 interface Run {
   readonly wallMs: number;
   readonly peakBytes: number;
+  /** User + system CPU ms (from /usr/bin/time, peak runs only): steadier than wall on a loaded machine. */
+  readonly cpuMs: number;
   /** RSS (bytes) by round, sampled when the next round's request arrived. */
   readonly rssAfter: ReadonlyMap<number, number>;
 }
@@ -130,7 +135,7 @@ type Mode = "timed" | "peak" | "rounds";
 async function runOnce(argv: readonly string[], cwd: string, home: string, scenario: Scenario, mode: Mode): Promise<Run> {
   enqueueSession(scenario);
   const peakFile = join(home, ".peak-rss");
-  const command = mode === "peak" && HAVE_TIME ? [GNU_TIME, "-f", "%M", "-o", peakFile, ...argv] : [...argv];
+  const command = mode === "peak" && HAVE_TIME ? [GNU_TIME, "-f", "%M %U %S", "-o", peakFile, ...argv] : [...argv];
   const rssAfter = new Map<number, number>();
   const started = performance.now();
   const proc = Bun.spawn(command, {
@@ -152,19 +157,22 @@ async function runOnce(argv: readonly string[], cwd: string, home: string, scena
   if (code !== 0) throw new Error(`${argv[0]} (${scenario.label}) exited ${code}: ${err}`);
   if (out.trim() !== "done") throw new Error(`${argv[0]} (${scenario.label}): unexpected output ${JSON.stringify(out)}`);
   if (server.pending() !== 0) throw new Error(`${argv[0]} (${scenario.label}) left ${server.pending()} replies unconsumed`);
-  const peakBytes = mode === "peak" && HAVE_TIME ? Number(readFileSync(peakFile, "utf8").trim()) * 1024 : Number.NaN;
-  return { wallMs, peakBytes, rssAfter };
+  const [peakKb, user, system] = mode === "peak" && HAVE_TIME ? readFileSync(peakFile, "utf8").trim().split(/\s+/).map(Number) : [];
+  const peakBytes = peakKb === undefined ? Number.NaN : peakKb * 1024;
+  const cpuMs = user === undefined || system === undefined ? Number.NaN : (user + system) * 1000;
+  return { wallMs, peakBytes, cpuMs, rssAfter };
 }
 
 interface Measured {
   readonly wallMs: number[];
   readonly peakBytes: number[];
+  readonly cpuMs: number[];
   readonly rssAfter: Map<number, number>;
   /** Length of the last request body (the floor's should match zot's). */
   lastBodyChars: number;
 }
 
-const emptyMeasured = (): Measured => ({ wallMs: [], peakBytes: [], rssAfter: new Map(), lastBodyChars: 0 });
+const emptyMeasured = (): Measured => ({ wallMs: [], peakBytes: [], cpuMs: [], rssAfter: new Map(), lastBodyChars: 0 });
 
 function lastBodyChars(): number {
   const last = server.requests[server.requests.length - 1];
@@ -215,7 +223,9 @@ async function measureScenario(scenario: Scenario): Promise<{ zot: Measured; flo
   for (let i = 0; i < RSS_RUNS && HAVE_TIME; i++) {
     for (const [argv, into] of [[zotArgv, zot], [floorArgv, floor]] as const) {
       server.requests.length = 0;
-      into.peakBytes.push((await runOnce(argv, home, home, scenario, "peak")).peakBytes);
+      const run = await runOnce(argv, home, home, scenario, "peak");
+      into.peakBytes.push(run.peakBytes);
+      into.cpuMs.push(run.cpuMs);
     }
   }
   for (const [argv, into] of [[zotArgv, zot], [floorArgv, floor]] as const) {
@@ -290,7 +300,7 @@ const extension = await measureExtensionOverhead();
 await server.stop();
 
 const mib = (bytes: number): string => fmt(bytes / MiB, 1);
-const table: string[][] = [["scenario", "zot ms", "floor ms", "ratio", "zot p90", "zot peak MiB", "floor peak MiB", "Δ MiB", "body chars zot/floor"]];
+const table: string[][] = [["scenario", "zot ms", "floor ms", "ratio", "zot p90", "zot cpu ms", "floor cpu ms", "zot peak MiB", "floor peak MiB", "Δ MiB", "body chars zot/floor"]];
 const rows: SummaryRow[] = [];
 for (const { scenario, zot, floor } of results) {
   const zotWall = median(zot.wallMs);
@@ -299,7 +309,7 @@ for (const { scenario, zot, floor } of results) {
   const floorPeak = median(floor.peakBytes);
   table.push([
     scenario.label, fmt(zotWall), fmt(floorWall), ratioText(zotWall / floorWall), fmt(percentile(zot.wallMs, 90)),
-    mib(zotPeak), mib(floorPeak), mib(zotPeak - floorPeak), `${zot.lastBodyChars}/${floor.lastBodyChars}`,
+    fmt(median(zot.cpuMs), 0), fmt(median(floor.cpuMs), 0), mib(zotPeak), mib(floorPeak), mib(zotPeak - floorPeak), `${zot.lastBodyChars}/${floor.lastBodyChars}`,
   ]);
   rows.push({
     bench: "session", metric: `${scenario.label}: wall`, value: `${fmt(zotWall)} ms`, floor: `${fmt(floorWall)} ms`,
