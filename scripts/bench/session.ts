@@ -17,8 +17,9 @@
  * Figures: median wall (spawn → exit) over RUNS alternating zot / floor runs
  * after one warm-up each; peak RSS, the median of RSS_RUNS runs under
  * `/usr/bin/time -f %M` (Bun.spawn's vfork makes a child's own rusage
- * useless, see print.ts), which also give the CPU time (user + system,
- * median; steadier than wall when other work shares the cores); RSS after
+ * useless, see print.ts); CPU time (user + system, the child's rusage,
+ * median of the timed runs; steadier than wall when other work shares the
+ * cores); RSS after
  * rounds 10, 100 and 400, read from /proc/<pid>/status when the model
  * server receives the request of the next round (one more run each, so
  * sampling never slows a timed run).
@@ -115,7 +116,7 @@ function enqueueSession(scenario: Scenario): void {
 interface Run {
   readonly wallMs: number;
   readonly peakBytes: number;
-  /** User + system CPU ms (from /usr/bin/time, peak runs only): steadier than wall on a loaded machine. */
+  /** User + system CPU ms of the process (its rusage; timed runs): steadier than wall on a loaded machine. */
   readonly cpuMs: number;
   /** RSS (bytes) by round, sampled when the next round's request arrived. */
   readonly rssAfter: ReadonlyMap<number, number>;
@@ -135,7 +136,7 @@ type Mode = "timed" | "peak" | "rounds";
 async function runOnce(argv: readonly string[], cwd: string, home: string, scenario: Scenario, mode: Mode): Promise<Run> {
   enqueueSession(scenario);
   const peakFile = join(home, ".peak-rss");
-  const command = mode === "peak" && HAVE_TIME ? [GNU_TIME, "-f", "%M %U %S", "-o", peakFile, ...argv] : [...argv];
+  const command = mode === "peak" && HAVE_TIME ? [GNU_TIME, "-f", "%M", "-o", peakFile, ...argv] : [...argv];
   const rssAfter = new Map<number, number>();
   const started = performance.now();
   const proc = Bun.spawn(command, {
@@ -157,9 +158,8 @@ async function runOnce(argv: readonly string[], cwd: string, home: string, scena
   if (code !== 0) throw new Error(`${argv[0]} (${scenario.label}) exited ${code}: ${err}`);
   if (out.trim() !== "done") throw new Error(`${argv[0]} (${scenario.label}): unexpected output ${JSON.stringify(out)}`);
   if (server.pending() !== 0) throw new Error(`${argv[0]} (${scenario.label}) left ${server.pending()} replies unconsumed`);
-  const [peakKb, user, system] = mode === "peak" && HAVE_TIME ? readFileSync(peakFile, "utf8").trim().split(/\s+/).map(Number) : [];
-  const peakBytes = peakKb === undefined ? Number.NaN : peakKb * 1024;
-  const cpuMs = user === undefined || system === undefined ? Number.NaN : (user + system) * 1000;
+  const peakBytes = mode === "peak" && HAVE_TIME ? Number(readFileSync(peakFile, "utf8").trim()) * 1024 : Number.NaN;
+  const cpuMs = mode === "timed" ? Number(proc.resourceUsage()?.cpuTime.total ?? Number.NaN) / 1000 : Number.NaN;
   return { wallMs, peakBytes, cpuMs, rssAfter };
 }
 
@@ -217,15 +217,15 @@ async function measureScenario(scenario: Scenario): Promise<{ zot: Measured; flo
   for (let i = 0; i < RUNS; i++) {
     for (const [argv, into] of [[zotArgv, zot], [floorArgv, floor]] as const) {
       server.requests.length = 0;
-      into.wallMs.push((await runOnce(argv, home, home, scenario, "timed")).wallMs);
+      const run = await runOnce(argv, home, home, scenario, "timed");
+      into.wallMs.push(run.wallMs);
+      into.cpuMs.push(run.cpuMs);
     }
   }
   for (let i = 0; i < RSS_RUNS && HAVE_TIME; i++) {
     for (const [argv, into] of [[zotArgv, zot], [floorArgv, floor]] as const) {
       server.requests.length = 0;
-      const run = await runOnce(argv, home, home, scenario, "peak");
-      into.peakBytes.push(run.peakBytes);
-      into.cpuMs.push(run.cpuMs);
+      into.peakBytes.push((await runOnce(argv, home, home, scenario, "peak")).peakBytes);
     }
   }
   for (const [argv, into] of [[zotArgv, zot], [floorArgv, floor]] as const) {
@@ -309,7 +309,7 @@ for (const { scenario, zot, floor } of results) {
   const floorPeak = median(floor.peakBytes);
   table.push([
     scenario.label, fmt(zotWall), fmt(floorWall), ratioText(zotWall / floorWall), fmt(percentile(zot.wallMs, 90)),
-    fmt(median(zot.cpuMs), 0), fmt(median(floor.cpuMs), 0), mib(zotPeak), mib(floorPeak), mib(zotPeak - floorPeak), `${zot.lastBodyChars}/${floor.lastBodyChars}`,
+    fmt(median(zot.cpuMs)), fmt(median(floor.cpuMs)), mib(zotPeak), mib(floorPeak), mib(zotPeak - floorPeak), `${zot.lastBodyChars}/${floor.lastBodyChars}`,
   ]);
   rows.push({
     bench: "session", metric: `${scenario.label}: wall`, value: `${fmt(zotWall)} ms`, floor: `${fmt(floorWall)} ms`,
