@@ -17,14 +17,15 @@ import {
   runStream,
   streamLimits,
   taggedEventDecoder,
-  withoutOrphanToolResults,
   type ClientOptions,
   type StreamDecoder,
 } from "./shared.ts";
+import { WireConversation } from "./wire-conversation.ts";
 import {
   ProviderError,
   emptyUsage,
   type ContentBlock,
+  type Message,
   type ProviderClient,
   type ReasoningLevel,
   type StopReason,
@@ -72,19 +73,30 @@ function toWireBlock(block: ContentBlock): JsonObject | undefined {
   }
 }
 
-/** The JSON body of one Messages API request. */
-export function buildAnthropicBody(request: StreamRequest): JsonObject {
-  const messages: { role: "user" | "assistant"; content: JsonObject[] }[] = [];
-  for (const message of withoutOrphanToolResults(request.messages)) {
-    const content = message.content.map(toWireBlock).filter((block): block is JsonObject => block !== undefined);
-    if (content.length === 0) continue;
-    messages.push({ role: message.role === "assistant" ? "assistant" : "user", content });
-  }
+type WireMessage = { readonly role: "user" | "assistant"; readonly content: readonly JsonObject[] };
+
+function toWireMessage(message: Message): WireMessage[] {
+  const content = message.content.map(toWireBlock).filter((block): block is JsonObject => block !== undefined);
+  return content.length === 0 ? [] : [{ role: message.role === "assistant" ? "assistant" : "user", content }];
+}
+
+/** A client's incremental converter of its conversation (wire-conversation.ts). */
+export function anthropicConversation(): WireConversation<WireMessage> {
+  return new WireConversation(toWireMessage);
+}
+
+/**
+ * The JSON body of one Messages API request; `conversation` (the client's)
+ * converts only the messages appended since its previous request.
+ */
+export function buildAnthropicBody(request: StreamRequest, conversation = anthropicConversation()): JsonObject {
+  const messages = conversation.items(request.messages);
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message?.role !== "user") continue;
     const last = message.content[message.content.length - 1];
-    if (last) message.content[message.content.length - 1] = { ...last, cache_control: EPHEMERAL };
+    // A copy: the cached wire message is shared with later requests, whose breakpoint is elsewhere.
+    if (last) messages[i] = { role: message.role, content: [...message.content.slice(0, -1), { ...last, cache_control: EPHEMERAL }] };
     break;
   }
   let maxTokens = request.maxTokens ?? request.model.maxOutput;
@@ -291,6 +303,7 @@ class AnthropicDecoder implements StreamDecoder {
 
 export function createAnthropicClient(options: AnthropicClientOptions): ProviderClient {
   const base = options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
+  const conversation = anthropicConversation();
   return {
     name: "anthropic",
     stream(request: StreamRequest, onEvent: (event: StreamEvent) => void): Promise<StreamResult> {
@@ -299,7 +312,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): Provider
         terminalName: "message_stop",
         url: joinUrl(base, "v1/messages"),
         headers: { "x-api-key": options.apiKey, "anthropic-version": ANTHROPIC_VERSION },
-        body: buildAnthropicBody(request),
+        body: buildAnthropicBody(request, conversation),
         request,
         ...streamLimits(options),
         decoder: (emit) => new AnthropicDecoder(emit),

@@ -4,7 +4,7 @@
  * catalog, credential helpers and the shared types, and `preconnect` (warm
  * up the connection to a base URL while the caller does other setup).
  * Importing this module does no work; the concrete clients are loaded on the
- * first stream call.
+ * first stream call of their dialect and kept for the client's life.
  */
 import { DEFAULT_MODEL_IDS, findModel, syntheticModel, type Catalog } from "./catalog.ts";
 import type { ClientOptions } from "./shared.ts";
@@ -120,21 +120,28 @@ export function preconnect(baseUrl: string, env: Readonly<Record<string, string 
   }
 }
 
+type Dialect = "anthropic" | "responses" | "chat";
+
 export function createClient(options: CreateClientOptions): ProviderClient {
   const baseUrl = options.baseUrl || DEFAULT_BASE_URLS[options.provider];
   // Every ClientOptions field (key, limits, retry policy) passes through as given.
   const common: ClientOptions = { ...options, baseUrl };
+  // One dialect client per dialect, loaded on first use and kept: it converts its conversation incrementally (wire-conversation.ts).
+  const dialects = new Map<Dialect, Promise<ProviderClient>>();
+  const load = async (dialect: Dialect): Promise<ProviderClient> => {
+    if (dialect === "anthropic") return (await import("./anthropic.ts")).createAnthropicClient(common);
+    if (dialect === "responses") return (await import("./openai-responses.ts")).createOpenAiResponsesClient({ ...common, name: "openai" });
+    return (await import("./openai-chat.ts")).createOpenAiChatClient({ ...common, name: options.provider });
+  };
   const stream = async (request: StreamRequest, onEvent: (event: StreamEvent) => void): Promise<StreamResult> => {
-    if (options.provider === "anthropic") {
-      const { createAnthropicClient } = await import("./anthropic.ts");
-      return createAnthropicClient(common).stream(request, onEvent);
+    const dialect: Dialect =
+      options.provider === "anthropic" ? "anthropic" : options.provider === "openai" && request.model.api === "responses" ? "responses" : "chat";
+    let client = dialects.get(dialect);
+    if (client === undefined) {
+      client = load(dialect);
+      dialects.set(dialect, client);
     }
-    if (options.provider === "openai" && request.model.api === "responses") {
-      const { createOpenAiResponsesClient } = await import("./openai-responses.ts");
-      return createOpenAiResponsesClient({ ...common, name: "openai" }).stream(request, onEvent);
-    }
-    const { createOpenAiChatClient } = await import("./openai-chat.ts");
-    return createOpenAiChatClient({ ...common, name: options.provider }).stream(request, onEvent);
+    return (await client).stream(request, onEvent);
   };
   return { name: options.provider, stream };
 }

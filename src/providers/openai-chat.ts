@@ -12,7 +12,8 @@
  */
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, parseEventJson, runStream, streamLimits, validateEvent, withoutOrphanToolResults, type ClientOptions, type StreamDecoder } from "./shared.ts";
+import { dataUrl, endToolCall, openAiUrl, openAiUsage, parseEventJson, runStream, streamLimits, validateEvent, type ClientOptions, type StreamDecoder } from "./shared.ts";
+import { WireConversation } from "./wire-conversation.ts";
 import {
   ProviderError,
   emptyUsage,
@@ -99,20 +100,29 @@ function assistantMessage(message: Message): JsonObject | undefined {
   return out;
 }
 
-/** The JSON body of one Chat Completions request. */
-export function buildChatBody(request: StreamRequest): JsonObject {
-  const messages: JsonObject[] = [];
-  if (request.system !== "") messages.push({ role: "system", content: request.system });
-  for (const message of withoutOrphanToolResults(request.messages)) {
-    if (message.role === "assistant") {
-      const wire = assistantMessage(message);
-      if (wire) messages.push(wire);
-      continue;
-    }
-    messages.push(...toolMessages(message.content));
-    const content = userContent(message.content);
-    if (content !== undefined) messages.push({ role: "user", content });
+function toWireMessages(message: Message): JsonObject[] {
+  if (message.role === "assistant") {
+    const wire = assistantMessage(message);
+    return wire ? [wire] : [];
   }
+  const out = toolMessages(message.content);
+  const content = userContent(message.content);
+  if (content !== undefined) out.push({ role: "user", content });
+  return out;
+}
+
+/** A client's incremental converter of its conversation (wire-conversation.ts). */
+export function chatConversation(): WireConversation<JsonObject> {
+  return new WireConversation(toWireMessages);
+}
+
+/**
+ * The JSON body of one Chat Completions request; `conversation` (the
+ * client's) converts only the messages appended since its previous request.
+ */
+export function buildChatBody(request: StreamRequest, conversation = chatConversation()): JsonObject {
+  const converted = conversation.items(request.messages);
+  const messages: JsonObject[] = request.system !== "" ? [{ role: "system", content: request.system }, ...converted] : converted;
   const body: JsonObject = { model: request.model.id, messages, stream: true, stream_options: { include_usage: true } };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
@@ -264,6 +274,7 @@ export function createOpenAiChatClient(options: OpenAiClientOptions): ProviderCl
   const base = options.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
   const name = options.name ?? "openai";
   const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+  const conversation = chatConversation();
   return {
     name,
     stream(request: StreamRequest, onEvent: (event: StreamEvent) => void): Promise<StreamResult> {
@@ -272,7 +283,7 @@ export function createOpenAiChatClient(options: OpenAiClientOptions): ProviderCl
         terminalName: "[DONE]",
         url: openAiUrl(base, "chat/completions"),
         headers,
-        body: buildChatBody(request),
+        body: buildChatBody(request, conversation),
         request,
         ...streamLimits(options),
         ...(name === "ollama" ? { connectHint: OLLAMA_CONNECT_HINT } : {}),

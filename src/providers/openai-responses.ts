@@ -12,11 +12,13 @@
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAiClientOptions } from "./openai-chat.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, streamLimits, taggedEventDecoder, withoutOrphanToolResults, type StreamDecoder } from "./shared.ts";
+import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, streamLimits, taggedEventDecoder, type StreamDecoder } from "./shared.ts";
+import { WireConversation } from "./wire-conversation.ts";
 import {
   ProviderError,
   emptyUsage,
   type ContentBlock,
+  type Message,
   type ProviderClient,
   type StopReason,
   type StreamEvent,
@@ -27,47 +29,53 @@ import {
 
 type JsonObject = Record<string, unknown>;
 
-function inputItems(request: StreamRequest): JsonObject[] {
+function messageItems(message: Message): JsonObject[] {
   const items: JsonObject[] = [];
-  for (const message of withoutOrphanToolResults(request.messages)) {
-    if (message.role === "assistant") {
-      for (const block of message.content) {
-        if (block.type === "text" && block.text.trim() !== "") {
-          items.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: block.text }] });
-        } else if (block.type === "tool_call") {
-          items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: block.arguments || "{}" });
-        } else if (block.type === "reasoning" && block.encrypted_content) {
-          items.push({
-            type: "reasoning",
-            ...(block.id ? { id: block.id } : {}),
-            summary: block.summary ? [{ type: "summary_text", text: block.summary }] : [],
-            encrypted_content: block.encrypted_content,
-          });
-        }
-      }
-      continue;
-    }
-    const parts: JsonObject[] = [];
+  if (message.role === "assistant") {
     for (const block of message.content) {
-      if (block.type === "tool_result") {
-        const text = block.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
-        items.push({ type: "function_call_output", call_id: block.call_id, output: block.is_error ? `${text} [error]` : text });
-      } else if (block.type === "text" && block.text !== "") {
-        parts.push({ type: "input_text", text: block.text });
-      } else if (block.type === "image") {
-        parts.push({ type: "input_image", image_url: dataUrl(block.mime_type, block.data) });
+      if (block.type === "text" && block.text.trim() !== "") {
+        items.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: block.text }] });
+      } else if (block.type === "tool_call") {
+        items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: block.arguments || "{}" });
+      } else if (block.type === "reasoning" && block.encrypted_content) {
+        items.push({
+          type: "reasoning",
+          ...(block.id ? { id: block.id } : {}),
+          summary: block.summary ? [{ type: "summary_text", text: block.summary }] : [],
+          encrypted_content: block.encrypted_content,
+        });
       }
     }
-    if (parts.length > 0) items.push({ role: "user", content: parts });
+    return items;
   }
+  const parts: JsonObject[] = [];
+  for (const block of message.content) {
+    if (block.type === "tool_result") {
+      const text = block.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
+      items.push({ type: "function_call_output", call_id: block.call_id, output: block.is_error ? `${text} [error]` : text });
+    } else if (block.type === "text" && block.text !== "") {
+      parts.push({ type: "input_text", text: block.text });
+    } else if (block.type === "image") {
+      parts.push({ type: "input_image", image_url: dataUrl(block.mime_type, block.data) });
+    }
+  }
+  if (parts.length > 0) items.push({ role: "user", content: parts });
   return items;
 }
 
-/** The JSON body of one Responses API request. */
-export function buildResponsesBody(request: StreamRequest): JsonObject {
+/** A client's incremental converter of its conversation (wire-conversation.ts). */
+export function responsesConversation(): WireConversation<JsonObject> {
+  return new WireConversation(messageItems);
+}
+
+/**
+ * The JSON body of one Responses API request; `conversation` (the client's)
+ * converts only the messages appended since its previous request.
+ */
+export function buildResponsesBody(request: StreamRequest, conversation = responsesConversation()): JsonObject {
   const body: JsonObject = {
     model: request.model.id,
-    input: inputItems(request),
+    input: conversation.items(request.messages),
     stream: true,
     store: false,
     include: ["reasoning.encrypted_content"],
@@ -259,6 +267,7 @@ class ResponsesDecoder implements StreamDecoder {
 export function createOpenAiResponsesClient(options: OpenAiClientOptions): ProviderClient {
   const base = options.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
   const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+  const conversation = responsesConversation();
   return {
     name: options.name ?? "openai",
     stream(request: StreamRequest, onEvent: (event: StreamEvent) => void): Promise<StreamResult> {
@@ -267,7 +276,7 @@ export function createOpenAiResponsesClient(options: OpenAiClientOptions): Provi
         terminalName: "response.completed",
         url: openAiUrl(base, "responses"),
         headers,
-        body: buildResponsesBody(request),
+        body: buildResponsesBody(request, conversation),
         request,
         ...streamLimits(options),
         decoder: (emit) => new ResponsesDecoder(emit),

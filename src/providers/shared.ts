@@ -6,9 +6,9 @@
  * events; it stops reading while zot's stdout is behind, common/stdout.ts), cost from catalog prices, event JSON parsing (nesting bounded by
  * MAX_JSON_DEPTH) that fails as ProviderError "malformed" (`taggedEventDecoder` for dialects
  * whose events carry a `type` tag), the decoder rules the dialects
- * need (tool_use_end emitted once per call, OpenAI cached-token accounting),
- * and the transcript clean-up applied before any request is built (orphan
- * tool results dropped).
+ * need (tool_use_end emitted once per call, OpenAI cached-token accounting).
+ * The transcript clean-up before a request (orphan tool results dropped) is
+ * wire-conversation.ts.
  */
 import * as v from "valibot";
 import { settledOrAborted } from "../common/abortable-wait.ts";
@@ -147,26 +147,6 @@ export function joinUrl(base: string, path: string): string {
 export function openAiUrl(base: string, path: string): string {
   const trimmed = base.replace(/\/+$/, "");
   return trimmed.endsWith("/v1") ? joinUrl(trimmed, path) : joinUrl(trimmed, `v1/${path}`);
-}
-
-/**
- * Drops tool results whose call id no earlier assistant message issued
- * (providers reject them), and messages left with no content.
- */
-export function withoutOrphanToolResults(messages: readonly Message[]): Message[] {
-  const issued = new Set<string>();
-  const out: Message[] = [];
-  for (const message of messages) {
-    const content: ContentBlock[] = [];
-    for (const block of message.content) {
-      if (block.type === "tool_call") issued.add(block.id);
-      if (block.type === "tool_result" && !issued.has(block.call_id)) continue;
-      content.push(block);
-    }
-    if (content.length === 0) continue;
-    out.push(content.length === message.content.length ? message : { ...message, content });
-  }
-  return out;
 }
 
 /** A tool call being streamed; `ended` once its tool_use_end went out. */

@@ -12,7 +12,7 @@ export { parseRow, serializeRow, type SessionMeta, type SessionRow } from "./for
 export type { SessionWarning } from "./scan.ts";
 export { ABORTED_TOOL_RESULT_TEXT, repairMessages } from "./repair.ts";
 export { loadSession, RESUME_BUDGET_BYTES, type LoadedSession, type LoadOptions } from "./load.ts";
-export { SessionWriter, type CompactionRecord, type MetaUpdate, type NewSessionOptions, type ResumedSession } from "./writer.ts";
+export { INDEX_REFRESH_BYTES, SessionWriter, type CompactionRecord, type MetaUpdate, type NewSessionOptions, type ResumedSession } from "./writer.ts";
 export { copySession, forkSession } from "./fork.ts";
 export { importSession, type ImportTarget } from "./import.ts";
 export { cleanTitle, deleteSession, renameSession, TITLE_MAX } from "./manage.ts";

@@ -14,7 +14,10 @@
  * resume() locks an existing file, loads it (load.ts, streaming, repairing a
  * torn tail) and appends after it; fork() (fork.ts) copies a session into a
  * new one. The writer keeps the file's index (index-file.ts) current: on
- * open, after each usage row and on close. close() deletes a file this
+ * open, on close, and after a usage row once the file has grown by
+ * INDEX_REFRESH_BYTES since the index last covered it (so a live session's
+ * listing reads at most that much past its index, and a long session does not
+ * rewrite a file per model call). close() deletes a file this
  * writer created if no message was ever appended. If another zot prunes our
  * still message-less file, the next append recreates it (meta first)
  * instead of writing into an unlinked inode. Failures throw SessionError.
@@ -68,6 +71,8 @@ export interface ResumedSession {
 const CREATE_FLAGS = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
 const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND;
 const CREATE_ATTEMPTS = 5;
+/** After a usage row the index is rewritten only once the file has grown this much past it. */
+export const INDEX_REFRESH_BYTES = 256 * 1024;
 
 function openFile(path: string, flags: number): number {
   try {
@@ -126,6 +131,8 @@ export class SessionWriter {
   #appendedMessages = 0;
   #created: boolean;
   #size: number;
+  /** File size the index last written by this writer covers (-1: none written yet). */
+  #indexedSize = -1;
   /** The listing summary of the rows on disk, for the index. */
   #summary: SummaryFold;
 
@@ -258,7 +265,7 @@ export class SessionWriter {
   /** Appends the usage of one model call and the running total after it. */
   appendUsage(turn: Usage, cumulative: Usage): void {
     this.#write({ type: "usage", usage: turn, cumulative });
-    this.#saveIndex(true);
+    if (this.#size - this.#indexedSize >= INDEX_REFRESH_BYTES) this.#saveIndex(true);
   }
 
   /** Records a compaction: on load the transcript restarts from the summary + rows >= keptFrom. */
@@ -338,6 +345,7 @@ export class SessionWriter {
     const summary = this.#summary.state(this.#messageRowCount);
     if (summary === undefined) return;
     writeIndex(this.path, fd, withPid ? { size, summary, writerPid: process.pid } : { size, summary });
+    this.#indexedSize = size;
   }
 
   #write(row: SessionRow): void {

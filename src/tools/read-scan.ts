@@ -37,6 +37,8 @@ export interface PageRequest {
   readonly signal: AbortSignal;
   /** Bytes of the file already read by the caller (its head); scanning starts after them. */
   readonly head: Uint8Array;
+  /** The head already reached end of file: nothing more is read. */
+  readonly headIsWholeFile?: boolean;
 }
 
 function countNewlines(bytes: Uint8Array, from: number): number {
@@ -122,12 +124,13 @@ export async function scanPage(handle: FileHandle, request: PageRequest): Promis
   };
 
   consume(request.head);
-  const buffer = new Uint8Array(CHUNK_BYTES);
+  const buffer = new Uint8Array(request.headIsWholeFile === true ? 0 : CHUNK_BYTES);
   for (;;) {
     if (request.signal.aborted) {
       state.stop = "cancelled";
       break;
     }
+    if (request.headIsWholeFile === true) break;
     if (state.phase === "done" && countedAfterStop > COUNT_SCAN_LIMIT) {
       totalKnown = false;
       break;

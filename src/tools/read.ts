@@ -45,15 +45,24 @@ export function sniffImageMime(head: Uint8Array): string | undefined {
   return undefined;
 }
 
-async function readHead(handle: FileHandle): Promise<Uint8Array> {
+/**
+ * The first BINARY_SNIFF_BYTES of the file, and whether they are all of it:
+ * a short read that brought in at least the `size` stat reported is taken as
+ * end of file, so no read that could only return 0 follows (each read is a
+ * thread-pool round trip). Files whose stat size is 0 or larger than what
+ * they give (/proc, /sys: short reads mid-file) are read until a read
+ * returns 0, as before.
+ */
+async function readHead(handle: FileHandle, size: number): Promise<{ readonly head: Uint8Array; readonly eof: boolean }> {
   const head = new Uint8Array(BINARY_SNIFF_BYTES);
   let filled = 0;
   while (filled < head.length) {
-    const { bytesRead } = await handle.read(head, filled, head.length - filled, null);
-    if (bytesRead === 0) break;
+    const wanted = head.length - filled;
+    const { bytesRead } = await handle.read(head, filled, wanted, null);
     filled += bytesRead;
+    if (bytesRead === 0 || (bytesRead < wanted && size > 0 && filled >= size)) return { head: head.subarray(0, filled), eof: true };
   }
-  return head.subarray(0, filled);
+  return { head, eof: false };
 }
 
 async function imageOutcome(file: string, path: string, absolute: string, mime: string, size: number): Promise<ToolOutcome> {
@@ -89,7 +98,7 @@ function continuationNote(page: TextPage, requestedLimit: number | undefined): s
 
 async function readText(
   handle: FileHandle,
-  head: Uint8Array,
+  { head, eof }: { readonly head: Uint8Array; readonly eof: boolean },
   path: string,
   absolute: string,
   offset: number,
@@ -97,7 +106,7 @@ async function readText(
   ctx: ToolContext,
 ): Promise<ToolOutcome> {
   const maxLines = Math.min(limit ?? MAX_OUTPUT_LINES, MAX_OUTPUT_LINES);
-  const page = await scanPage(handle, { startLine: offset, maxLines, maxBytes: MAX_OUTPUT_BYTES, signal: ctx.signal, head });
+  const page = await scanPage(handle, { startLine: offset, maxLines, maxBytes: MAX_OUTPUT_BYTES, signal: ctx.signal, head, headIsWholeFile: eof });
   if (page.stop === "cancelled") return textOutcome(`read: cancelled while reading ${path}`, true, { status: "cancelled" });
   const lastLine = offset + page.linesShown - 1;
   const details = {
@@ -146,7 +155,8 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
       const links = (await handle.stat()).nlink;
       if (links > 1) return hardLinkRefusal(path, links);
     }
-    const head = await readHead(handle);
+    const start = await readHead(handle, size);
+    const head = start.head;
     const extensionMime = IMAGE_EXTENSIONS[extname(canonical).toLowerCase()];
     const looksBinary = head.includes(0);
     if (extensionMime !== undefined || looksBinary) {
@@ -157,9 +167,10 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
       }
     }
     if (looksBinary) return textOutcome(`${path} looks binary; refusing to read as text`, true);
-    return await readText(handle, head, path, absolute, offset ?? 1, limit ?? undefined, ctx);
+    return await readText(handle, start, path, absolute, offset ?? 1, limit ?? undefined, ctx);
   } finally {
-    await handle.close();
+    // Not awaited: the outcome does not depend on it, and a read-only close cannot lose data.
+    void handle.close().catch(() => undefined);
   }
 }
 

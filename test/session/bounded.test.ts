@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { indexPathFor } from "../../src/session/index-file.ts";
 import {
   forkSession,
+  INDEX_REFRESH_BYTES,
   latestSession,
   listSessions,
   loadSession,
@@ -76,6 +77,26 @@ describe("the index file", () => {
     expect(summarizeSession(writer.path)).toMatchObject({ id: "other-id", messageCount: 3, firstUserText: "replaced" });
     writeFileSync(writer.path, metaLine("short"));
     expect(summarizeSession(writer.path)).toMatchObject({ id: "short", messageCount: 0 });
+  });
+
+  test("a live writer rewrites it after a model call only once the file grew by INDEX_REFRESH_BYTES", () => {
+    const home = tempHome();
+    const writer = newWriter(home);
+    const indexed = () => JSON.parse(readFileSync(indexPathFor(writer.path), "utf8")) as { size: number; summary: { message_rows: number } };
+    const opened = indexed().size;
+    // Many small model calls: the index stays as written on open (listing reads the few rows after it).
+    for (let i = 0; i < 50; i++) {
+      writer.appendMessage(userText(`question ${i}`));
+      writer.appendUsage(usage(0.01), usage(0.01 * (i + 1)));
+    }
+    expect(indexed().size).toBe(opened);
+    expect(summarizeSession(writer.path)).toMatchObject({ messageCount: 50, firstUserText: "question 0" });
+    // Past the threshold the next usage row refreshes it.
+    writer.appendMessage(userText("z".repeat(INDEX_REFRESH_BYTES)));
+    writer.appendUsage(usage(0.01), usage(0.51));
+    expect(indexed().summary.message_rows).toBe(51);
+    expect(indexed().size).toBeGreaterThan(opened + INDEX_REFRESH_BYTES);
+    writer.close();
   });
 
   test("while a writer is live its index names its pid", () => {

@@ -17,6 +17,22 @@ const TINY_PNG = Buffer.from(
 const NOTE = /\n?\[(?:truncated[^:]*: )?showing lines (\d+)-(\d+) of (\d+); call read with offset=(\d+) to continue\]$/;
 
 describe("read: text paging", () => {
+  test("small files in one read, and files whose stat size lies (/proc) to their real end", async () => {
+    const dir = tempDir();
+    for (const content of ["", "one line, no newline", "a\nb\n", `${"y".repeat(8191)}\n`, `${"z".repeat(8192)}\n${"w".repeat(100)}\n`]) {
+      writeFileSync(join(dir, "f.txt"), content);
+      const outcome = await read.execute({ path: "f.txt" }, makeContext(dir));
+      expect(outcome.isError).toBe(false);
+      const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
+      expect(outcome.details?.total_lines).toBe(lines);
+      if (content !== "") expect(textOf(outcome)).toBe(content.endsWith("\n") ? content : `${content}\n`);
+    }
+    // /proc files report size 0 and give at most a page per read: all of it still comes back.
+    const outcome = await read.execute({ path: "/proc/self/smaps" }, makeContext(dir));
+    expect(outcome.isError).toBe(false);
+    expect(Buffer.byteLength(textOf(outcome))).toBeGreaterThan(4096 * 3);
+  });
+
   test("pages through a >50 KiB, >2000-line file to the end by following the notes", async () => {
     const dir = tempDir();
     const lines = Array.from({ length: 5321 }, (_, i) => `line ${i + 1} ${"x".repeat(i % 97)}`);
