@@ -389,18 +389,24 @@ const SGR_RESET = "\x1b[0m";
 
 /**
  * When `line` is `drawn` (without its closing SGR reset) plus more text, the
- * column where the old text ends and what follows it; else undefined. Only
- * for an uncoloured drawn row: then nothing of the old row's colour state
- * can leak into the new text, and the cells right of it are blank already.
+ * column where the old text ends and what to write there; else undefined.
+ * The new text is preceded by the SGR sequences in force at that point (the
+ * ones since the drawn row's last reset, replayed in order), so it is drawn
+ * in the state it would have had; the cells right of the old text are blank
+ * (every row is written after an erase). Prepared lines hold no escape but
+ * SGR. A grapheme cluster is never split.
  */
 function appendedTail(drawn: string, line: string): { column: number; text: string } | undefined {
   const stem = drawn.endsWith(SGR_RESET) ? drawn.slice(0, -SGR_RESET.length) : drawn;
-  if (stem.length === 0 || stem.includes("\x1b") || line.length <= stem.length || !line.startsWith(stem)) return undefined;
-  const text = line.slice(stem.length);
-  // Never split a grapheme cluster (a combining mark, ZWJ or variation selector continuing the old text).
-  const first = String.fromCodePoint(text.codePointAt(0)!);
-  if (Bun.stringWidth(first) === 0 || stem.endsWith("\u200d")) return undefined;
-  return { column: Bun.stringWidth(stem), text };
+  if (stem.length === 0 || line.length <= stem.length || !line.startsWith(stem)) return undefined;
+  const added = line.slice(stem.length);
+  const first = String.fromCodePoint(added.codePointAt(0)!);
+  if (Bun.stringWidth(first) === 0 || stem.endsWith("\u200d") || stem.endsWith("\x1b")) return undefined;
+  let inForce = "";
+  if (stem.includes("\x1b")) {
+    for (const match of stem.matchAll(/\x1b\[([0-9;:]*)m/g)) inForce = match[1] === "" || match[1] === "0" ? "" : inForce + match[0];
+  }
+  return { column: Bun.stringWidth(stem), text: inForce + added };
 }
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {

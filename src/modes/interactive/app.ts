@@ -96,6 +96,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly overlays = new OverlayStack();
   hint: string | undefined;
   lastInterrupt = Number.NEGATIVE_INFINITY;
+  /** How many rows the chat part of the live region holds while a turn runs (live.ts: it does not shrink mid-turn). */
+  liveRowsHeld = 0;
   /** The streamed characters the status bar's estimate shows, sampled at the spinner's tick so the bar is not redrawn per delta. */
   streamedCharsShown = 0;
   #screen: Screen | undefined;

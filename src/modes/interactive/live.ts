@@ -9,7 +9,9 @@
  * extension notes; queued prompts as chips; the
  * temporary /reload-ext status; the popup; a rule; the editor; the status
  * bar (two lines). The parts under the chat keep their rows; the chat part
- * gets what is left of `height - 1` rows (its last rows: the newest). The
+ * gets what is left of `height - 1` rows (its last rows: the newest), and
+ * while a turn runs it does not shrink (a few blank rows under the tail),
+ * so the rows below it stay in place as lines are committed. The
  * cursor is parked at the editor's caret (hidden while a panel has the
  * keyboard). Pure composition: no I/O.
  */
@@ -20,6 +22,8 @@ import { statusOf } from "./app-status.ts";
 import { renderStatusBar } from "./status-bar.ts";
 
 const MAX_NOTE_ROWS = 8;
+/** Blank rows the chat part may keep under a shrinking tail while a turn runs. */
+const MAX_HELD_ROWS = 4;
 
 function noteLine(app: InteractiveApp, level: string, text: string): string {
   const { theme } = app;
@@ -62,7 +66,13 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   const panel = app.panel === undefined ? [] : panelBox(app.panel, width, Math.max(3, room), theme);
   const chatRoom = Math.max(0, room - panel.length);
   const top = [...app.chat.renderLive(width), ...app.extensionProblems.chatRows(width, theme)];
-  const shown = top.length > chatRoom ? top.slice(top.length - chatRoom) : top;
+  const clipped = top.length > chatRoom ? top.slice(top.length - chatRoom) : top;
+  // While a turn runs the chat part never gets shorter (up to MAX_HELD_ROWS blank rows under the tail):
+  // a tail that shrinks as its lines are committed would otherwise move every row below it, and each
+  // move rewrites the rule, the editor and the status bar.
+  const held = app.active === undefined ? 0 : Math.min(chatRoom, clipped.length + MAX_HELD_ROWS, app.liveRowsHeld);
+  app.liveRowsHeld = app.active === undefined ? 0 : Math.max(held, clipped.length);
+  const shown = clipped.length < held ? [...clipped, ...new Array<string>(held - clipped.length).fill("")] : clipped;
   const above = [...shown, ...panel, ...middle, rule];
   return {
     lines: [...above, ...editorRows, ...status],
