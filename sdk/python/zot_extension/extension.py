@@ -20,8 +20,9 @@ Any exception in a handler is logged to stderr with its traceback and turned
 into an error tool result, a command error, or "allow" for interceptors; the
 extension keeps running. Handlers may be ``async def``: the coroutine runs on
 the handler's thread with asyncio.run (a tool's is cancelled with its call).
-On ``shutdown`` the SDK cancels in-flight calls, runs on_shutdown hooks (1 s
-bound), sends ``shutdown_ack`` and returns; on EOF the same without the ack.
+On ``shutdown`` the SDK cancels in-flight calls, lets the event and panel
+lanes finish what arrived before it (0.25 s each), runs on_shutdown hooks
+(1 s bound), sends ``shutdown_ack`` and returns; on EOF the same, no ack.
 """
 import sys
 import threading
@@ -39,6 +40,7 @@ PROTOCOL_VERSION = 1
 CAPABILITIES = ["commands", "tools", "events", "intercept", "panels", "call_tool", "tool_cancel"]
 INTERCEPTABLE = ("before_agent_start", "tool_call", "turn_start", "assistant_message", "tool_result")
 SHUTDOWN_HOOK_SECONDS = 1.0
+LANE_DRAIN_SECONDS = 0.25  # per lane; with the hooks well inside zot's 2 s grace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -359,6 +361,9 @@ class Extension:
             ctx._cancel(reason)
         for call_id in calls:
             self._fail_call(call_id, reason)
+        # Events and keys that arrived before shutdown (session_end among them) still reach their handlers.
+        self.event_lane.stop(LANE_DRAIN_SECONDS)
+        self.panel_lane.stop(LANE_DRAIN_SECONDS)
         hooks = threading.Thread(target=self._run_shutdown_hooks, name="zot-shutdown", daemon=True)
         hooks.start()
         hooks.join(SHUTDOWN_HOOK_SECONDS)

@@ -94,6 +94,21 @@ describe("headless", () => {
     expect(result.code).toBe(0);
     expect(toolResultsSent(env.server.requests[1]).get("c1")).toContain("HELLO");
   }, TEST_MS);
+
+  test("examples/weather-py (on the SDK, run from the repository) and weather-py-raw answer their tools", async () => {
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "w1", name: "weather", arguments: { city: "Oslo" } }, { id: "w2", name: "bash", arguments: { command: "rm -rf /tmp/x" } }] },
+      { type: "text", text: "ok" },
+    );
+    const result = await env.run(["-p", "go", "--ext", join(REPO_ROOT, "examples", "weather-py"), ...env.providerArgs()]);
+    expect(result.code).toBe(0);
+    expect(toolResultsSent(env.server.requests[1]).get("w1")).toContain("Oslo: 16°C, fog");
+    expect(toolResultsSent(env.server.requests[1]).get("w2")).toContain("refused by the weather example");
+    env.server.enqueue({ type: "tool_calls", calls: [{ id: "r1", name: "weather", arguments: { city: "Rome" } }] }, { type: "text", text: "ok" });
+    const raw = await env.run(["-p", "go", "--ext", join(REPO_ROOT, "examples", "weather-py-raw"), ...env.providerArgs()]);
+    expect(raw.code).toBe(0);
+    expect(toolResultsSent(env.server.requests[3]).get("r1")).toContain("Rome: 16°C, fog");
+  }, TEST_MS);
 });
 
 describe("interactive", () => {
