@@ -7,7 +7,6 @@ a command ``error``, or "allow" for an interceptor; a reply too big for the
 host's line limit (or not JSON) is replaced by a small error reply. A tool
 call cancelled by the host gets no reply (the host has forgotten its id).
 """
-import asyncio
 import inspect
 import threading
 import traceback
@@ -40,6 +39,8 @@ def settle(value: Any, ctx: Optional[ToolContext] = None) -> Any:
     """Runs an awaitable a handler returned to completion on this thread (cancelled with ``ctx``)."""
     if not inspect.isawaitable(value):
         return value
+    import asyncio  # only for async handlers: it costs ~45 ms of start-up
+
 
     async def runner() -> Any:
         task = asyncio.ensure_future(value)
