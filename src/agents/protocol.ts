@@ -53,6 +53,8 @@ export interface SwarmTask {
   readonly no_skill: boolean;
   readonly with_skills: boolean;
   readonly jail: boolean;
+  /** Resume: continue this session file (an earlier run's of the same agent_id) instead of a new one. */
+  readonly resume_session?: string;
   /** Where the child's session file goes (a sessions root); undefined = no session file. */
   readonly sessions_root?: string;
 }
@@ -164,6 +166,7 @@ export function parseParentLine(line: string): Parsed<ParentMessage> {
     with_skills: m.with_skills === true,
     jail: m.jail === true,
     sessions_root: optionalString(m.sessions_root),
+    resume_session: optionalString(m.resume_session),
   };
   return { ok: true, message: { type: "task", ...task } };
 }

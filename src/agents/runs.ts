@@ -4,7 +4,9 @@
  * (temp file + rename) when the run starts (`status: "running"`) and when it
  * returns (its terminal status, `ended`, the child's `session_path`).
  * Best-effort: a record that cannot be written does not fail the run.
- * listRunRecords() reads them back (newest first) for `zot agents`; reading
+ * A resumed agent keeps its file: the record is rewritten with the new
+ * agent_run_id and `runs` counts the runs. readRunRecord() reads one back
+ * (resume); listRunRecords() reads them all (newest first) for `zot agents`; reading
  * records replays no lifecycle event. A record of a zot that died mid-run
  * stays "running".
  */
@@ -27,6 +29,8 @@ export interface RunRecord {
   readonly ended?: string;
   readonly session_path?: string;
   readonly error?: string;
+  /** How many runs this agent had (1 for the first; a resume adds one). */
+  readonly runs?: number;
 }
 
 /** Records larger than this are not read back. */
@@ -43,6 +47,25 @@ export function writeRunRecord(dir: string, record: RunRecord): boolean {
   } catch {
     return false;
   }
+}
+
+const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The record of `agentId`, or why there is none (a name that is no agent id never touches the disk). */
+export function readRunRecord(dir: string, agentId: string): { readonly ok: true; readonly record: RunRecord } | { readonly ok: false; readonly error: string } {
+  if (!AGENT_ID.test(agentId)) return { ok: false, error: `${JSON.stringify(agentId)} is not an agent id` };
+  const path = join(dir, `${agentId}.json`);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { ok: false, error: `no subagent run recorded as ${agentId} (zot agents lists them)` };
+  }
+  if (text.length > MAX_RECORD_BYTES) return { ok: false, error: `${path}: over ${MAX_RECORD_BYTES} bytes` };
+  const parsed = parseJson(text, MAX_JSON_DEPTH);
+  const value = parsed.ok ? parsed.value : undefined;
+  if (typeof value !== "object" || value === null || (value as RunRecord).agent_id !== agentId) return { ok: false, error: `${path}: not a run record of ${agentId}` };
+  return { ok: true, record: value as RunRecord };
 }
 
 export function listRunRecords(dir: string): { readonly records: RunRecord[]; readonly warnings: string[] } {

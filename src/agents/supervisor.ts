@@ -11,13 +11,15 @@
  * run); `name` is the agent_id (extensions.md "swarm boundaries");
  * `session_id` is the parent conversation at the start, also for the stop.
  * Each run is recorded in $ZOT_HOME/agents/runs/<agent_id>.json (runs.ts).
+ * A resume (request.resume, from resumable()) reuses the agent_id and the
+ * child continues the recorded session file; it is reported like any run.
  * close() cancels every run and waits up to `graceMs` for them to return.
  */
 import { join } from "node:path";
 import type { AgentEvent } from "../agent/events.ts";
 import { runChild, type ChildResult } from "./child.ts";
 import type { SubagentStatus, SwarmTask } from "./protocol.ts";
-import { writeRunRecord } from "./runs.ts";
+import { readRunRecord, writeRunRecord, type RunRecord } from "./runs.ts";
 
 export const DEFAULT_MAX_CONCURRENT = 4;
 export const DEFAULT_AGENT_TIMEOUT_MS = 30 * 60 * 1000;
@@ -65,6 +67,8 @@ export interface SubagentRequest {
   readonly tools?: readonly string[];
   readonly model?: string;
   readonly systemPrompt?: string;
+  /** Resume this earlier agent (checked by resumable()): same agent_id, its session file, a new agent_run_id. */
+  readonly resume?: RunRecord;
   readonly signal: AbortSignal;
 }
 
@@ -83,7 +87,7 @@ export class AgentSupervisor {
   readonly #options: SupervisorOptions;
   #active = 0;
   readonly #waiting: (() => void)[] = [];
-  readonly #running = new Map<string, { readonly abort: AbortController; readonly done: Promise<unknown> }>();
+  readonly #running = new Map<string, { readonly agentId: string; readonly abort: AbortController; readonly done: Promise<unknown> }>();
   readonly #listeners = new Set<(event: AgentEvent) => void>();
 
   constructor(options: SupervisorOptions) {
@@ -141,8 +145,29 @@ export class AgentSupervisor {
     this.#waiting.shift()?.();
   }
 
+  /** Agents running now (their agent_id), for a UI and for resume checks. */
+  get runningAgentIds(): readonly string[] {
+    return [...this.#running.values()].map((run) => run.agentId);
+  }
+
+  /**
+   * The record of an agent this supervisor may resume, or why not: it must be
+   * recorded, have a session file, have run in this cwd, and not be running
+   * here now (another zot still writing it makes the child's --session busy).
+   */
+  resumable(agentId: string): { readonly ok: true; readonly record: RunRecord } | { readonly ok: false; readonly error: string } {
+    const found = readRunRecord(join(this.#options.zotHome, "agents", "runs"), agentId);
+    if (!found.ok) return found;
+    const record = found.record;
+    if (this.runningAgentIds.includes(agentId)) return { ok: false, error: `agent ${agentId} is running now; wait for its result` };
+    if (this.#options.settings.sessions_root === undefined) return { ok: false, error: "resume needs session files (this zot runs with --no-session)" };
+    if (record.session_path === undefined) return { ok: false, error: `agent ${agentId} has no session file to continue` };
+    if (record.cwd !== this.#options.settings.cwd) return { ok: false, error: `agent ${agentId} ran in ${record.cwd}; resume it from there` };
+    return { ok: true, record };
+  }
+
   async run(request: SubagentRequest): Promise<SubagentResult> {
-    const agentId = shortId("agent_");
+    const agentId = request.resume?.agent_id ?? shortId("agent_");
     const agentRunId = shortId("run_");
     if (!(await this.#acquire(request.signal))) {
       return { agentId, agentRunId, status: "cancelled", text: "", error: "cancelled before it started", usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0 } };
@@ -152,7 +177,7 @@ export class AgentSupervisor {
     if (request.signal.aborted) abort.abort();
     else request.signal.addEventListener("abort", forward, { once: true });
     let finish: (value: unknown) => void = () => {};
-    this.#running.set(agentRunId, { abort, done: new Promise((resolve) => (finish = resolve)) });
+    this.#running.set(agentRunId, { agentId, abort, done: new Promise((resolve) => (finish = resolve)) });
     try {
       return await this.#runChild(request, agentId, agentRunId, abort.signal);
     } finally {
@@ -175,7 +200,9 @@ export class AgentSupervisor {
       ...(request.tools !== undefined ? { tools: request.tools } : settings.tools !== undefined ? { tools: settings.tools } : {}),
       ...(request.model !== undefined ? { model: request.model } : settings.model !== undefined ? { model: settings.model } : {}),
       ...(request.systemPrompt !== undefined && request.systemPrompt !== "" ? { system_prompt: request.systemPrompt } : {}),
+      ...(request.resume?.session_path !== undefined ? { resume_session: request.resume.session_path } : {}),
     };
+    const runs = (request.resume?.runs ?? (request.resume !== undefined ? 1 : 0)) + 1;
     const started = new Date();
     const record = (status: SubagentStatus | "running", extra: Partial<ChildResult> = {}): boolean =>
       writeRunRecord(join(zotHome, "agents", "runs"), {
@@ -190,8 +217,9 @@ export class AgentSupervisor {
         status,
         started: started.toISOString(),
         ...(status !== "running" ? { ended: new Date().toISOString() } : {}),
-        ...(extra.sessionPath !== undefined ? { session_path: extra.sessionPath } : {}),
+        ...((extra.sessionPath ?? request.resume?.session_path) !== undefined ? { session_path: extra.sessionPath ?? request.resume?.session_path } : {}),
         ...(extra.error !== undefined ? { error: extra.error } : {}),
+        runs,
       });
     record("running");
     this.#options.observer?.start(identity);

@@ -1,7 +1,9 @@
 /**
  * The built-in `agent` tool: args {description, prompt, agent?, tools?,
- * model?}. Runs `prompt` in a subagent (a swarm child, supervisor.ts) and
- * returns the child's final answer as the result text; the child's usage is
+ * model?, resume?}. Runs `prompt` in a subagent (a swarm child, supervisor.ts) and
+ * returns the child's final answer as the result text, followed by a
+ * `[agent_id: …]` line; `resume: <agent_id>` continues that agent's session
+ * (supervisor.resumable() says why it cannot: an error result); the child's usage is
  * the outcome's `usage` (the agent loop adds it to the session's totals).
  * Calls of one model message run concurrently (the tool is concurrency-safe;
  * the supervisor bounds how many children run at once).
@@ -17,6 +19,7 @@ import * as v from "valibot";
 import { parseToolArgs } from "../tools/shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome, type ToolStatus } from "../tools/types.ts";
 import type { AgentDefinition } from "./definitions.ts";
+import type { RunRecord } from "./runs.ts";
 import type { AgentSupervisor } from "./supervisor.ts";
 
 export const AGENT_TOOL_NAME = "agent";
@@ -28,6 +31,7 @@ const AgentArgs = v.object({
   agent: v.optional(v.string("expected a string")),
   tools: v.optional(v.array(v.string("expected a string"), "expected a list of tool names")),
   model: v.optional(v.string("expected a string")),
+  resume: v.optional(v.string("expected a string")),
 });
 
 const SCHEMA: Readonly<Record<string, unknown>> = {
@@ -38,6 +42,7 @@ const SCHEMA: Readonly<Record<string, unknown>> = {
     agent: { type: "string", description: "Name of an agent definition to use (listed in the tool description)." },
     tools: { type: "array", items: { type: "string" }, description: "Built-in tools the subagent may use (subset of read, write, edit, bash)." },
     model: { type: "string", description: "Model for the subagent (default: this conversation's)." },
+    resume: { type: "string", description: "agent_id of an earlier subagent to continue; prompt is the follow-up." },
   },
   required: ["description", "prompt"],
 };
@@ -73,9 +78,18 @@ async function runAgent(args: Readonly<Record<string, unknown>>, ctx: ToolContex
   const parsed = parseToolArgs(AGENT_TOOL_NAME, AgentArgs, args);
   if (!parsed.ok) return parsed.outcome;
   const call = parsed.value;
+  let resume: RunRecord | undefined;
+  if (call.resume !== undefined && call.resume.trim() !== "") {
+    const found = options.supervisor.resumable(call.resume.trim());
+    if (!found.ok) return textOutcome(`agent: cannot resume: ${found.error}`, true);
+    resume = found.record;
+  }
+  // A resumed agent keeps its definition unless the call names another.
+  const agentName = call.agent !== undefined && call.agent.trim() !== "" ? call.agent.trim() : undefined;
   let definition: AgentDefinition | undefined;
-  if (call.agent !== undefined && call.agent.trim() !== "") {
-    definition = options.definitions.find((candidate) => candidate.name === call.agent?.trim());
+  if (agentName === undefined && resume?.agent !== undefined) definition = options.definitions.find((candidate) => candidate.name === resume?.agent);
+  if (agentName !== undefined) {
+    definition = options.definitions.find((candidate) => candidate.name === agentName);
     if (definition === undefined) {
       const names = options.definitions.map((candidate) => candidate.name);
       return textOutcome(`agent: no agent definition named ${JSON.stringify(call.agent)}; ${names.length === 0 ? "none are defined" : `available: ${names.join(", ")}`}`, true);
@@ -96,6 +110,7 @@ async function runAgent(args: Readonly<Record<string, unknown>>, ctx: ToolContex
     ...(definition !== undefined ? { agent: definition.name, systemPrompt: definition.prompt } : {}),
     ...(wanted !== undefined ? { tools: wanted } : {}),
     ...((call.model ?? definition?.model) !== undefined ? { model: call.model ?? definition?.model } : {}),
+    ...(resume !== undefined ? { resume } : {}),
     signal: ctx.signal,
   });
   const usage = {
@@ -106,8 +121,10 @@ async function runAgent(args: Readonly<Record<string, unknown>>, ctx: ToolContex
     cost_usd: result.usage.cost_usd,
   };
   const details = { agent_id: result.agentId, agent_run_id: result.agentRunId, status: result.status, ...(result.sessionPath !== undefined ? { session_path: result.sessionPath } : {}) };
+  // The id lets the model continue this subagent later (`resume`).
+  const trailer = `\n\n[agent_id: ${result.agentId}]`;
   if (result.status === "completed") {
-    return textOutcome(result.text === "" ? "(the subagent gave no answer)" : result.text, false, { usage, details });
+    return textOutcome(`${result.text === "" ? "(the subagent gave no answer)" : result.text}${trailer}`, false, { usage, details });
   }
   const text = `agent ${result.agentId} ${result.status}: ${result.error ?? "no answer"}${result.text !== "" ? `\n\nLast answer:\n${result.text}` : ""}`;
   return textOutcome(text, true, { usage, details, status: statusOf(result.status) });

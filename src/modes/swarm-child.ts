@@ -5,7 +5,7 @@
  * (setup.ts: same extensions, tools subset, model, jail) with the
  * swarm-child identity (notifications carry agent_id, the session file is
  * linked to the parent's and lives under the task's sessions root, no
- * `agent` tool), waits for extensions, runs the prompt and reports every
+ * `agent` tool; a resume task continues its `resume_session` file), waits for extensions, runs the prompt and reports every
  * agent event, then one `result` line, then cleans up and exits 0.
  * A `cancel` line, EOF on stdin (the parent is gone) or SIGINT / SIGTERM /
  * SIGHUP abort the run; the result is then `cancelled`. A task line that is
@@ -59,6 +59,7 @@ function taskArgv(task: SwarmTask): string[] {
   if (task.with_skills) argv.push("--with-skills");
   if (task.jail) argv.push("--jail");
   if (task.sessions_root === undefined) argv.push("--no-session");
+  else if (task.resume_session !== undefined) argv.push(`--session=${task.resume_session}`);
   argv.push("-p");
   return argv;
 }

@@ -81,7 +81,9 @@ test("three parallel agent calls finishing out of order: results in the model's 
   expect(final).toBeDefined();
   const results = toolResultsSent(final);
   expect([...results.keys()]).toEqual(["call_a", "call_b", "call_c"]);
-  expect([results.get("call_a"), results.get("call_b"), results.get("call_c")]).toEqual(["answer A", "answer B", "answer C"]);
+  // Each result is the child's answer and its agent_id (for `resume`).
+  const answer = (text: string | undefined) => text?.replace(/\n\n\[agent_id: agent_[0-9a-f]{12}\]$/, "");
+  expect([results.get("call_a"), results.get("call_b"), results.get("call_c")].map(answer)).toEqual(["answer A", "answer B", "answer C"]);
 
   // Children ran concurrently and C finished first.
   const stops = events.filter((event) => event.type === "subagent_stop");

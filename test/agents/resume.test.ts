@@ -1,0 +1,123 @@
+/**
+ * Resuming a subagent by agent_id, end to end through dist/zot and the
+ * stand-in model server: a first zot runs an agent (its result names the
+ * agent_id), a second zot resumes it with `resume: <agent_id>`: the child
+ * continues the same session file (the model sees the earlier exchange), the
+ * run has the same agent_id and a new agent_run_id, extensions see one
+ * subagent_start/stop pair for it and nothing replayed from disk, and the
+ * record counts two runs. Refusals (unknown id, a path as id) are error
+ * results naming the problem.
+ */
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURES } from "../support/extensions.ts";
+import { removeTempDirs } from "../support/temp.ts";
+import { createModeEnv, parseJsonLines, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+
+afterAll(removeTempDirs);
+
+let env: ModeEnv;
+beforeEach(() => {
+  env = createModeEnv();
+  writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: true }));
+});
+afterEach(async () => {
+  await env.dispose();
+});
+
+type Json = Record<string, unknown>;
+
+function userTexts(body: unknown): string[] {
+  const messages = (body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages ?? [];
+  return messages
+    .filter((message) => message.role === "user")
+    .map((message) => (typeof message.content === "string" ? message.content : Array.isArray(message.content) ? message.content.map((block) => (block as { text?: string }).text ?? "").join("") : ""));
+}
+
+function lifecycleExtension(record: string): string {
+  const dir = join(env.base, "lifecycle");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "extension.json"),
+    JSON.stringify({ name: "life", exec: join(FIXTURES, "lifecycle.py"), args: ["life", "events=all", `record=${record}`], language: "python" }),
+  );
+  return dir;
+}
+
+function recorded(path: string): Json[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Json);
+}
+
+test("resume by agent_id continues the child's session with a new agent_run_id; nothing is replayed", async () => {
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_1", name: "agent", arguments: { description: "research", prompt: "find the answer" } }] },
+    { type: "text", text: "first parent done" },
+  );
+  env.server.enqueueFor((body) => userTexts(body)[0] === "find the answer", { type: "text", text: "it is 42" });
+  const first = await env.run(["--json", "start", ...env.providerArgs()], { timeoutMs: 60_000 });
+  expect(first.code).toBe(0);
+  const firstStart = parseJsonLines(first.stdout).find((event) => event.type === "subagent_start");
+  const agentId = String(firstStart?.agent_id);
+  const firstResult = toolResultsSent(env.server.requests[env.server.requests.length - 1]).get("call_1");
+  expect(firstResult).toBe(`it is 42\n\n[agent_id: ${agentId}]`);
+
+  // A second zot (another parent conversation) resumes it.
+  const record = join(env.base, "frames.jsonl");
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_2", name: "agent", arguments: { description: "follow up", prompt: "why 42?", resume: agentId } }] },
+    { type: "text", text: "second parent done" },
+  );
+  env.server.enqueueFor((body) => userTexts(body).includes("why 42?"), { type: "text", text: "because" });
+  const second = await env.run(["--json", "again", "--ext", lifecycleExtension(record), ...env.providerArgs()], { timeoutMs: 60_000 });
+  expect(second.stderr).toBe("");
+  expect(second.code).toBe(0);
+  const events = parseJsonLines(second.stdout);
+  const start = events.find((event) => event.type === "subagent_start");
+  const stop = events.find((event) => event.type === "subagent_stop");
+  expect(start?.agent_id).toBe(agentId);
+  expect(start?.agent_run_id).not.toBe(firstStart?.agent_run_id);
+  expect(stop).toMatchObject({ agent_id: agentId, agent_run_id: start?.agent_run_id, status: "completed" });
+
+  // The resumed child's request holds the earlier exchange: the same session continued.
+  const resumed = env.server.requests.find((request) => userTexts(request.body).includes("why 42?"));
+  const messages = requestMessages(resumed);
+  expect(userTexts(resumed?.body)).toEqual(["find the answer", "why 42?"]);
+  expect(JSON.stringify(messages)).toContain("it is 42");
+  expect(toolResultsSent(env.server.requests[env.server.requests.length - 1]).get("call_2")).toBe(`because\n\n[agent_id: ${agentId}]`);
+
+  // Extensions saw exactly one pair, the resumed run's: the record on disk replayed nothing.
+  const frames = recorded(record).filter((frame) => frame.type === "event" && String(frame.event).startsWith("subagent_"));
+  expect(frames.map((frame) => [frame.event, frame.agent_id, frame.agent_run_id])).toEqual([
+    ["subagent_start", agentId, start?.agent_run_id],
+    ["subagent_stop", agentId, start?.agent_run_id],
+  ]);
+
+  // One record, two runs, the same session file.
+  const listed = await env.run(["agents", "--json"]);
+  const records = JSON.parse(listed.stdout) as Json[];
+  expect(records).toHaveLength(1);
+  expect(records[0]).toMatchObject({ agent_id: agentId, agent_run_id: start?.agent_run_id, status: "completed", runs: 2, prompt: "why 42?" });
+  const text = await env.run(["agents"]);
+  expect(text.stdout).toContain(`${agentId}  completed`);
+}, 120_000);
+
+test("resume of an unknown agent or of a path is an error result naming the problem; no child starts", async () => {
+  env.server.enqueue(
+    {
+      type: "tool_calls",
+      calls: [
+        { id: "call_u", name: "agent", arguments: { description: "x", prompt: "p", resume: "agent_000000000000" } },
+        { id: "call_p", name: "agent", arguments: { description: "x", prompt: "p", resume: "../../etc/passwd" } },
+      ],
+    },
+    { type: "text", text: "ok" },
+  );
+  const result = await env.run(["--json", "go", ...env.providerArgs()], { timeoutMs: 60_000 });
+  expect(result.code).toBe(0);
+  const results = toolResultsSent(env.server.requests[env.server.requests.length - 1]);
+  expect(results.get("call_u")).toContain("cannot resume: no subagent run recorded as agent_000000000000");
+  expect(results.get("call_p")).toContain('cannot resume: "../../etc/passwd" is not an agent id');
+  expect(parseJsonLines(result.stdout).filter((event) => event.type === "subagent_start")).toHaveLength(0);
+}, 60_000);
