@@ -18,7 +18,7 @@ export {
   type SupervisorOptions,
   type SwarmObserver,
 } from "./supervisor.ts";
-export { discoverAgentDefinitions, parseAgentDefinition, MAX_DEFINITIONS, MAX_DEFINITION_BYTES, type AgentDefinition } from "./definitions.ts";
+export { discoverAgentDefinitions, parseAgentDefinition, MAX_DEFINITIONS, MAX_DEFINITION_BYTES, type AgentDefinition, type ExtensionAgentSource } from "./definitions.ts";
 export { CANCEL_GRACE_MS, KILL_GRACE_MS, runChild, swarmChildCommand, type ChildResult } from "./child.ts";
 export { encodeLine, parseChildLine, parseParentLine, MAX_SWARM_LINE_BYTES, type SubagentStatus, type SwarmTask, type SwarmUsage } from "./protocol.ts";
 export { listRunRecords, writeRunRecord, type RunRecord } from "./runs.ts";

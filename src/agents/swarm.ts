@@ -7,7 +7,7 @@
  */
 import { join, resolve } from "node:path";
 import type { AgentEvent } from "../agent/events.ts";
-import { discoverAgentDefinitions, type AgentDefinition } from "./definitions.ts";
+import { discoverAgentDefinitions, type AgentDefinition, type ExtensionAgentSource } from "./definitions.ts";
 import { AgentSupervisor, type ChildSettings, type SwarmObserver } from "./supervisor.ts";
 import { createAgentTool } from "./tool.ts";
 import type { Tool } from "../tools/types.ts";
@@ -15,6 +15,8 @@ import type { Tool } from "../tools/types.ts";
 export interface SwarmSetup {
   readonly cwd: string;
   readonly zotHome: string;
+  /** Definitions shipped by extensions (manifest `agents`). */
+  readonly extensionAgents?: readonly ExtensionAgentSource[];
   readonly settings: Omit<ChildSettings, "cwd" | "sessions_root" | "ext"> & { readonly ext: readonly string[] };
   /** Built-in tools the parent may use (a child gets at most these). */
   readonly allowedTools: readonly string[];
@@ -35,7 +37,7 @@ export interface Swarm {
 }
 
 export function createSwarm(setup: SwarmSetup): Swarm {
-  const found = discoverAgentDefinitions({ cwd: setup.cwd, zotHome: setup.zotHome });
+  const found = discoverAgentDefinitions({ cwd: setup.cwd, zotHome: setup.zotHome, extensions: setup.extensionAgents });
   for (const warning of found.warnings) setup.warn(`zot: warning: ${warning}\n`);
   const supervisor = new AgentSupervisor({
     settings: {

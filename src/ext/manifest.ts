@@ -1,7 +1,7 @@
 /**
  * extension.json: schema, loading and classification. A manifest describes a
  * protocol extension (spawned, needs `exec`), a skills-only bundle (`skills`
- * array, never spawned) or a theme-only bundle (theme.json or
+ * and/or `agents` array, never spawned) or a theme-only bundle (theme.json or
  * themes/theme.json beside it, never spawned). Unknown fields are kept so
  * rewrites (enable/disable) preserve them. Every failure is a ManifestError
  * naming the directory and the field.
@@ -31,6 +31,8 @@ const ManifestSchema = v.looseObject({
   language: v.optional(v.string("expected a string")),
   description: v.optional(v.string("expected a string")),
   skills: v.optional(v.array(v.string("expected a string"), "expected an array of strings")),
+  /** Subagent definitions (src/agents/definitions.ts): directories of <name>.md or .md files. */
+  agents: v.optional(v.array(v.string("expected a string"), "expected an array of strings")),
   enabled: v.optional(v.boolean("expected true or false")),
   on_timeout: v.optional(v.picklist(["allow", "deny"], 'expected "allow" or "deny"')),
 });
@@ -82,9 +84,10 @@ export function parseManifest(dir: string, raw: unknown): LoadedManifest {
 
 function classify(dir: string, manifest: Manifest): ManifestKind {
   if (manifest.exec !== undefined) return "process";
-  if (manifest.skills && manifest.skills.length > 0) return "skills";
+  // A bundle of agent definitions is never spawned either: the same kind as a skills-only one.
+  if ((manifest.skills?.length ?? 0) > 0 || (manifest.agents?.length ?? 0) > 0) return "skills";
   if (existsSync(join(dir, "theme.json")) || existsSync(join(dir, "themes", "theme.json"))) return "theme";
-  throw new ManifestError(dir, "exec", 'field "exec": is required (only skills-only and theme-only bundles may omit it)');
+  throw new ManifestError(dir, "exec", 'field "exec": is required (only skills-only, agents-only and theme-only bundles may omit it)');
 }
 
 /** Reads and validates `<dir>/extension.json`. */

@@ -292,9 +292,14 @@ function configReasoning(config: ZotConfig, warn: (text: string) => void): Headl
 /** The supervisor and `agent` tool of a parent run (src/agents); ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. */
 async function createRunSwarm(
   input: HeadlessSetupInput,
-  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession },
+  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession; manager: ExtensionManager | undefined },
 ): Promise<Swarm> {
   const { createSwarm } = await import("../agents/index.ts");
+  // Manifest `agents` entries of loaded extensions and bundles (discovery is cached: skills used it already).
+  const report = run.manager === undefined ? undefined : await run.manager.discover();
+  const extensionAgents = (report === undefined ? [] : [...report.load, ...report.bundles]).flatMap((entry) =>
+    (entry.loaded.manifest.agents?.length ?? 0) > 0 ? [{ extension: entry.loaded.manifest.name, dir: entry.loaded.dir, entries: entry.loaded.manifest.agents ?? [] }] : [],
+  );
   const { flags, options } = input;
   const envTimeout = Number(process.env.ZOT_AGENT_TIMEOUT_MS);
   const fallbackSessionId = crypto.randomUUID();
@@ -302,6 +307,7 @@ async function createRunSwarm(
   return createSwarm({
     cwd: run.cwd,
     zotHome: run.paths.home,
+    extensionAgents,
     settings: {
       provider: run.resolved.provider,
       model: run.resolved.model.id,
@@ -421,7 +427,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     extensions = { manager, bridge };
   }
   const bridge = extensions?.bridge;
-  const swarm = child === undefined && config.agents === true ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session }) : undefined;
+  const swarm = child === undefined && config.agents === true ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager }) : undefined;
 
   const tools = await toolRegistry(options, await skillsFound);
   if (swarm !== undefined) {
