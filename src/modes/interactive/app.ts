@@ -32,6 +32,7 @@ import { Popup } from "./popup.ts";
 import type { ThemeState } from "./theme-state.ts";
 import { offerRescue } from "./rescue.ts";
 import { startFreshSessionFile } from "./session-switch.ts";
+import { SubagentTracker } from "./subagents.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -94,6 +95,9 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly options: AppOptions;
   readonly panels: PanelHost;
   readonly overlays = new OverlayStack();
+  /** This session's subagents (the supervisor's events): live lines and /agents. */
+  readonly subagents: SubagentTracker | undefined;
+  readonly #unsubscribeSubagents: () => void;
   hint: string | undefined;
   lastInterrupt = Number.NEGATIVE_INFINITY;
   /** How many rows the chat part of the live region holds while a turn runs (live.ts: it does not shrink mid-turn). */
@@ -117,6 +121,9 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.gate = options.gate;
     this.theme = options.theme;
     this.history = options.history;
+    const supervisor = this.runtime.swarm?.supervisor;
+    this.subagents = supervisor === undefined ? undefined : new SubagentTracker(() => this.frame());
+    this.#unsubscribeSubagents = supervisor?.subscribe((event) => this.subagents?.event(event)) ?? (() => {});
     this.chat = new Chat({
       theme: options.theme,
       commit: (lines) => this.#commit(lines),
@@ -224,6 +231,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.queue.length = 0;
     clearInterval(this.#ticker);
     clearTimeout(this.#hintTimer);
+    this.#unsubscribeSubagents();
     this.extensionProblems.dispose();
     const active = this.#active;
     if (active !== undefined) {

@@ -13,6 +13,7 @@ import type { Chat } from "./chat.ts";
 import type { ExtensionProblems } from "./ext-problems.ts";
 import type { PanelContent } from "./panel-host.ts";
 import type { ThemeState } from "./theme-state.ts";
+import type { SubagentTracker } from "./subagents.ts";
 
 export interface BuiltinCommand {
   readonly name: string;
@@ -49,6 +50,8 @@ export interface CommandHost {
   /** Asks for a redraw (after something changed outside a key press). */
   frame(): void;
   clearConversation(): void;
+  /** This session's subagents (/agents); undefined without the `agent` tool. */
+  readonly subagents?: SubagentTracker;
   /** Extension load failures shown in the chat and the /reload-ext status. */
   readonly extensionProblems: ExtensionProblems;
   /** Drops every extension note (the next prompt, Esc, /clear, a session switch). */

@@ -22,6 +22,7 @@ import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/login.ts";
 import { MODEL_COMMAND } from "./commands/model.ts";
 import { RELOAD_COMMAND } from "./commands/reload.ts";
 import { SKILLS_COMMAND } from "./commands/skills.ts";
+import { AGENTS_COMMAND } from "./commands/agents.ts";
 import { THEME_COMMAND } from "./commands/theme.ts";
 import { SESSION_COMMAND, SESSIONS_COMMAND } from "./commands/sessions.ts";
 import type { CommandEntry } from "./popup.ts";
@@ -39,7 +40,7 @@ const HELP_COMMAND: BuiltinCommand = {
 /**
  * The built-ins in catalog order (the original's: help, login, logout,
  * model, sessions, session, compact, btw, jail, unjail, skills, theme,
- * reload-ext, yolo, clear, exit). One line per command module.
+ * reload-ext, yolo, clear, exit; zot's /agents after skills). One line per command module.
  */
 export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   HELP_COMMAND,
@@ -53,6 +54,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   JAIL_COMMAND,
   UNJAIL_COMMAND,
   SKILLS_COMMAND,
+  AGENTS_COMMAND,
   THEME_COMMAND,
   RELOAD_COMMAND,
   YOLO_COMMAND,

@@ -6,7 +6,8 @@
  * extension load failures kept at the bottom of the chat (ext-problems.ts);
  * the extension panel (not drawn under an overlay: it takes what it needs
  * of the chat's rows, at least 3, scrolling when taller: panel.ts);
- * extension notes; queued prompts as chips; the
+ * extension notes; queued prompts as chips; a line per running subagent
+ * (subagents.ts); the
  * temporary /reload-ext status; the popup; a rule; the editor; the status
  * bar (two lines). The parts under the chat keep their rows; the chat part
  * gets what is left of `height - 1` rows (its last rows: the newest), and
@@ -43,6 +44,7 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   for (const queued of app.queue) {
     middle.push(fitWidth(`${theme.muted("↳ queued:")} ${theme.inverse(` ${displayText(queued.text).replace(/\s+/g, " ")} `)}`, width));
   }
+  middle.push(...(app.subagents?.rows(width, theme, now) ?? []));
   middle.push(...app.extensionProblems.statusRows(width, theme));
   if (app.popup.open) {
     middle.push(...app.popup.list.render(width));

@@ -1,0 +1,79 @@
+/**
+ * Subagents on the chat screen end to end (dist/zot in a real PTY, `"agents":
+ * true`): while a subagent runs, the live region has a line for it (its
+ * agent id, description, elapsed time and the tool it runs now), gone once
+ * it stopped; `/agents` lists it with its status and Enter shows its
+ * details (ids, status, prompt) in a viewer.
+ */
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stopAllTuis } from "../support/tui-pty.ts";
+import { removeTempDirs } from "../support/temp.ts";
+import { createModeEnv, type ModeEnv } from "./helpers.ts";
+import { TEST_MS, rowsWith, startChat, waitIdle } from "./tui-chat.ts";
+
+afterAll(removeTempDirs);
+
+let env: ModeEnv;
+beforeEach(() => {
+  env = createModeEnv();
+  writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: true }));
+});
+afterEach(async () => {
+  await stopAllTuis();
+  await env.dispose();
+});
+
+function firstUserText(body: unknown): string {
+  const first = (body as { messages?: { role: string; content: unknown }[] }).messages?.[0];
+  if (first === undefined) return "";
+  return typeof first.content === "string" ? first.content : JSON.stringify(first.content);
+}
+
+test("a running subagent has a live line (name, elapsed, current tool); /agents lists it and shows its details", async () => {
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_w", name: "agent", arguments: { description: "flag watcher", prompt: "wait for the flag" } }] },
+    { type: "text", text: "The parent is done." },
+  );
+  env.server.enqueueFor(
+    (body) => firstUserText(body).includes("wait for the flag"),
+    { type: "tool_calls", calls: [{ id: "call_b", name: "bash", arguments: { command: "while [ ! -e go.flag ]; do sleep 0.05; done; echo flag-seen" } }] },
+    { type: "text", text: "child saw it" },
+  );
+  const tui = await startChat(env);
+  tui.type("watch it");
+  tui.press("enter");
+
+  // The child runs bash and waits for go.flag: its live line names it, the description, the elapsed time and the tool.
+  const live = /agent agent_[0-9a-f]{12} · flag watcher · \d+s · bash/;
+  await tui.waitFor(() => rowsWith(tui.screen.screen(), live).length === 1, "the subagent's live line with its tool");
+  // The elapsed time moves on while it runs.
+  const seconds = () => Number(/· (\d+)s ·/.exec(rowsWith(tui.screen.screen(), live)[0] ?? "")?.[1] ?? -1);
+  const first = seconds();
+  await tui.waitFor(() => seconds() > first, "the elapsed time to advance");
+
+  writeFileSync(join(env.cwd, "go.flag"), "");
+  await tui.waitForText("The parent is done.");
+  await waitIdle(tui);
+  expect(rowsWith(tui.screen.screen(), /agent agent_[0-9a-f]{12} · flag watcher/)).toEqual([]);
+
+  tui.type("/agents");
+  tui.press("enter");
+  await tui.waitFor(() => rowsWith(tui.screen.screen(), /agent_[0-9a-f]{12}.*completed after \d+s · flag watcher/).length === 1, "/agents listing the run");
+  tui.press("enter");
+  await tui.waitForText("agent_run_id: run_", "screen");
+  const rows = tui.screen.screen();
+  expect(rowsWith(rows, "status: completed")).toHaveLength(1);
+  expect(rowsWith(rows, "wait for the flag").length).toBeGreaterThanOrEqual(1);
+  tui.press("escape");
+  await tui.waitFor(() => rowsWith(tui.screen.screen(), "agent_run_id: run_").length === 0, "the viewer to close");
+}, TEST_MS);
+
+test("/agents without subagents says how to turn them on", async () => {
+  writeFileSync(join(env.home, "config.json"), JSON.stringify({}));
+  const tui = await startChat(env);
+  tui.type("/agents");
+  tui.press("enter");
+  await tui.waitForText('turn them on with "agents": true', "screen");
+}, TEST_MS);
