@@ -3,10 +3,11 @@
  * true`): while a subagent runs, the live region has a line for it (its
  * agent id, description, elapsed time and the tool it runs now), gone once
  * it stopped; `/agents` lists it with its status and Enter shows its
- * details (ids, status, prompt) in a viewer.
+ * details (ids, status, prompt) in a viewer. An extension's own `/agents`
+ * command (written for the original, which has no /agents) keeps working.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stopAllTuis } from "../support/tui-pty.ts";
 import { removeTempDirs } from "../support/temp.ts";
@@ -76,4 +77,43 @@ test("/agents without subagents says how to turn them on", async () => {
   tui.type("/agents");
   tui.press("enter");
   await tui.waitForText('turn them on with "agents": true', "screen");
+}, TEST_MS);
+
+const AGENTS_EXTENSION = `
+import { createInterface } from "node:readline";
+const send = (frame: object) => process.stdout.write(JSON.stringify(frame) + "\\n");
+send({ type: "hello", name: "ext-agents", version: "1.0.0", capabilities: ["commands"] });
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+lines.on("line", (line) => {
+  const frame = JSON.parse(line);
+  if (frame.type === "hello_ack") {
+    send({ type: "register_command", name: "agents", description: "the extension's own agents list" });
+    send({ type: "ready" });
+  } else if (frame.type === "command_invoked") {
+    send({ type: "command_response", id: frame.id, action: "display", display: "agents from the extension" });
+  } else if (frame.type === "shutdown") {
+    send({ type: "shutdown_ack" });
+    lines.close();
+  }
+});
+`;
+
+test("an extension's own /agents command wins over the built-in", async () => {
+  const dir = join(env.base, "ext-agents");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "index.ts"), AGENTS_EXTENSION);
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "ext-agents", exec: "bun", args: ["index.ts"], language: "typescript" }));
+  const tui = await startChat(env, { args: ["--ext", dir] });
+  // The popup filters as you type: retype until the extension registered its command; then it is the one offered.
+  const offered = () => rowsWith(tui.screen.screen(), "the extension's own agents list").length > 0;
+  for (let attempt = 0; attempt < 30 && !offered(); attempt++) {
+    tui.press("ctrl+u");
+    tui.type("/agents");
+    await tui.waitFor(offered, "the popup to offer the extension's /agents", 1_000).catch(() => false);
+  }
+  expect(offered()).toBe(true);
+  expect(rowsWith(tui.screen.screen(), "list running and recent subagents")).toEqual([]);
+  tui.press("enter");
+  await tui.waitForText("agents from the extension");
+  expect(rowsWith(tui.screen.all(), "agent_run_id")).toEqual([]);
 }, TEST_MS);

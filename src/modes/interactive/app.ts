@@ -270,7 +270,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     const command = parseSlashCommand(text);
     // Sending a prompt dismisses the notes (a /command leaves them).
     if (command === undefined) this.dismissNotes();
-    const builtin = command === undefined ? undefined : builtinCommand(command.name);
+    const builtin = command === undefined ? undefined : builtinCommand(command.name, this.runtime);
     if (command !== undefined && builtin?.immediate === true) {
       if (builtin.name !== "exit" && builtin.name !== "help") this.chat.info(`› ${text}`);
       void runBuiltin(this, builtin, command.args, new AbortController().signal);
@@ -436,7 +436,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       this.#run("working", true, (signal) => this.agentPrompt(input.text, signal, { announced: input.announced, via: input.via }));
       return;
     }
-    const builtin = builtinCommand(command.name);
+    const builtin = builtinCommand(command.name, this.runtime);
     if (builtin !== undefined) {
       this.chat.info(`› ${input.text}`);
       this.#run(`/${builtin.name}`, false, (signal) => runBuiltin(this, builtin, command.args, signal));

@@ -25,6 +25,8 @@ export interface BuiltinCommand {
   readonly aliases?: readonly string[];
   /** Left out of the popup and /help (still runs). */
   readonly hidden?: boolean;
+  /** A zot addition the original lacks: an extension command of the same name wins (extensions written for the original keep it). */
+  readonly yieldsToExtension?: boolean;
   run(host: CommandHost, args: string, signal: AbortSignal): Promise<void> | void;
 }
 

@@ -62,9 +62,12 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   EXIT_COMMAND,
 ];
 
-export function builtinCommand(name: string): BuiltinCommand | undefined {
+/** The built-in `name` runs; one that yields to extensions does not when an extension of `runtime` holds the name. */
+export function builtinCommand(name: string, runtime?: HeadlessRuntime): BuiltinCommand | undefined {
   const lower = name.toLowerCase();
-  return BUILTIN_COMMANDS.find((command) => command.name === lower || (command.aliases ?? []).includes(lower));
+  const found = BUILTIN_COMMANDS.find((command) => command.name === lower || (command.aliases ?? []).includes(lower));
+  if (found?.yieldsToExtension === true && runtime?.extensions?.manager.registry.command(found.name) !== undefined) return undefined;
+  return found;
 }
 
 /** Every command for the slash popup: built-ins in catalog order, then the extensions' commands. */
@@ -73,7 +76,7 @@ export function commandEntries(runtime: HeadlessRuntime): CommandEntry[] {
   const extensionCommands = registry?.commands() ?? [];
   const shadowed = registry?.qualifiedCommands() ?? [];
   return [
-    ...BUILTIN_COMMANDS.filter((command) => command.hidden !== true).map((command) => ({ name: command.name, description: command.description })),
+    ...BUILTIN_COMMANDS.filter((command) => command.hidden !== true && builtinCommand(command.name, runtime) !== undefined).map((command) => ({ name: command.name, description: command.description })),
     ...extensionCommands.map((command) => ({ name: command.name, description: command.description, extension: command.extension })),
     ...shadowed.map(({ invokeAs, command }) => ({ name: invokeAs, description: command.description, extension: command.extension })),
   ];

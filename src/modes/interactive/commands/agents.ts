@@ -6,7 +6,8 @@
  * no event), each with its status. Enter opens a run's details (ids,
  * status, times, the current tool, the error, the prompt, the session file)
  * in a viewer on top (Esc goes back to the list). Without `"agents": true`
- * and no records: one line saying how to turn subagents on.
+ * and no records: one line saying how to turn subagents on. An extension's
+ * own `/agents` command wins over this one (yieldsToExtension).
  */
 import { join } from "node:path";
 import { zotPaths } from "../../../common/home.ts";
@@ -103,5 +104,6 @@ export const AGENTS_COMMAND: BuiltinCommand = {
   usage: "/agents",
   description: "list running and recent subagents; Enter shows one",
   immediate: true,
+  yieldsToExtension: true,
   run: (host) => agentsCommand(host, host.subagents?.all ?? []),
 };
