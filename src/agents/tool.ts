@@ -135,6 +135,8 @@ export function createAgentTool(options: AgentToolOptions): Tool {
     name: AGENT_TOOL_NAME,
     description: agentToolDescription(options.definitions, options.supervisor.maxConcurrent),
     schema: SCHEMA,
+    // Extensions written for the original may have their own `agent` tool: theirs wins.
+    yieldsToExtension: true,
     execute: (args, ctx) => runAgent(args, ctx, options),
   };
 }

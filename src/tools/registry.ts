@@ -3,6 +3,9 @@
  * registration of a name wins (built-ins are registered first, so they always
  * win; between extensions it is first come, first served). Extension tools may
  * not take a reserved built-in name even when that built-in is disabled.
+ * Exception: a built-in marked `yieldsToExtension` (zot's `agent`, which the
+ * original lacks) is replaced by an extension tool of its name, and comes
+ * back when that extension's tools are unregistered.
  * Deferred tools stay hidden from specs() until activated, either through
  * activate() or through the caller's own set of active names.
  */
@@ -14,6 +17,8 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private readonly activated = new Set<string>();
+  /** Built-ins an extension tool replaced, by name. */
+  private readonly yielded = new Map<string, Tool>();
 
   constructor(builtins: readonly Tool[] = []) {
     for (const tool of builtins) this.register(tool);
@@ -21,6 +26,11 @@ export class ToolRegistry {
 
   /** Adds a tool; false when its name is already taken (or reserved for a built-in). */
   register(tool: Tool): boolean {
+    const held = this.tools.get(tool.name);
+    if (held?.yieldsToExtension === true && held.extension === undefined && tool.extension !== undefined) {
+      this.yielded.set(tool.name, held);
+      this.tools.delete(tool.name);
+    }
     if (this.tools.has(tool.name)) return false;
     if (tool.extension !== undefined && RESERVED_NAMES.has(tool.name)) return false;
     this.tools.set(tool.name, tool);
@@ -48,6 +58,11 @@ export class ToolRegistry {
         this.tools.delete(name);
         this.activated.delete(name);
         removed.push(name);
+        const builtin = this.yielded.get(name);
+        if (builtin !== undefined) {
+          this.yielded.delete(name);
+          this.tools.set(name, builtin);
+        }
       }
     }
     return removed;

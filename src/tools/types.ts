@@ -44,6 +44,8 @@ export interface Tool extends ToolSpec {
   readonly interactive?: boolean;
   /** Extension that registered it; undefined for built-ins. */
   readonly extension?: string;
+  /** A built-in the original zot lacks (`agent`): an extension tool of the same name replaces it (registry.ts). */
+  readonly yieldsToExtension?: boolean;
   execute(args: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 

@@ -63,4 +63,20 @@ describe("ToolRegistry", () => {
     expect(registry.register(fakeTool("one", { extension: "c", deferred: true }))).toBe(true);
     expect(registry.specs(new Set()).map((s) => s.name)).not.toContain("one");
   });
+
+  test("a built-in that yields to extensions (agent) is replaced by an extension tool of its name and comes back after", () => {
+    const registry = new ToolRegistry(builtinTools({}));
+    const builtin: Tool = { ...fakeTool("agent"), yieldsToExtension: true };
+    expect(registry.register(builtin)).toBe(true);
+    // Another built-in of the name does not replace it; an extension's does.
+    expect(registry.register(fakeTool("agent"))).toBe(false);
+    expect(registry.register(fakeTool("agent", { extension: "theirs", description: "their agent" }))).toBe(true);
+    expect(registry.get("agent")?.extension).toBe("theirs");
+    // A second extension does not take it from the first.
+    expect(registry.register(fakeTool("agent", { extension: "late" }))).toBe(false);
+    expect(registry.unregisterExtension("theirs")).toEqual(["agent"]);
+    expect(registry.get("agent")).toBe(builtin);
+    // Built-ins that do not yield still win.
+    expect(registry.register(fakeTool("bash", { extension: "theirs" }))).toBe(false);
+  });
 });
