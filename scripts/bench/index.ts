@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SummaryRow, BENCH_DIR, machineLine, printTable, ratioText, tempDir } from "./common.ts";
 
-const SCRIPTS = ["startup", "print", "session", "ext-startup", "tool-roundtrip", "intercept", "events", "line-reader", "terminal-text", "tui"] as const;
+const SCRIPTS = ["startup", "print", "session", "ext-startup", "tool-roundtrip", "intercept", "events", "line-reader", "terminal-text", "tui", "agents"] as const;
 
 const wanted = process.argv.slice(2);
 const selected = wanted.length > 0 ? SCRIPTS.filter((name) => wanted.includes(name)) : [...SCRIPTS];
