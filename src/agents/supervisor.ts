@@ -19,6 +19,7 @@ import { join } from "node:path";
 import type { AgentEvent } from "../agent/events.ts";
 import { runChild, type ChildResult } from "./child.ts";
 import type { SubagentStatus, SwarmTask } from "./protocol.ts";
+import { isLockedByOther } from "../session/lock.ts";
 import { readRunRecord, writeRunRecord, type RunRecord } from "./runs.ts";
 
 export const DEFAULT_MAX_CONCURRENT = 4;
@@ -153,7 +154,7 @@ export class AgentSupervisor {
   /**
    * The record of an agent this supervisor may resume, or why not: it must be
    * recorded, have a session file, have run in this cwd, and not be running
-   * here now (another zot still writing it makes the child's --session busy).
+   * here or in another zot (its session file locked) now.
    */
   resumable(agentId: string): { readonly ok: true; readonly record: RunRecord } | { readonly ok: false; readonly error: string } {
     const found = readRunRecord(join(this.#options.zotHome, "agents", "runs"), agentId);
@@ -163,6 +164,8 @@ export class AgentSupervisor {
     if (this.#options.settings.sessions_root === undefined) return { ok: false, error: "resume needs session files (this zot runs with --no-session)" };
     if (record.session_path === undefined) return { ok: false, error: `agent ${agentId} has no session file to continue` };
     if (record.cwd !== this.#options.settings.cwd) return { ok: false, error: `agent ${agentId} ran in ${record.cwd}; resume it from there` };
+    // Another zot running it now holds its session: refused here, before its record would be overwritten.
+    if (isLockedByOther(record.session_path)) return { ok: false, error: `agent ${agentId} is running in another zot (its session ${record.session_path} is in use)` };
     return { ok: true, record };
   }
 

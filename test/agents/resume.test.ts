@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES } from "../support/extensions.ts";
 import { removeTempDirs } from "../support/temp.ts";
+import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { createModeEnv, parseJsonLines, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 
 afterAll(removeTempDirs);
@@ -62,6 +63,10 @@ test("resume by agent_id continues the child's session with a new agent_run_id; 
   const agentId = String(firstStart?.agent_id);
   const firstResult = toolResultsSent(env.server.requests[env.server.requests.length - 1]).get("call_1");
   expect(firstResult).toBe(`it is 42\n\n[agent_id: ${agentId}]`);
+
+  // A zot killed mid-run leaves its record "running" but holds no lock: still resumable.
+  const recordPath = join(env.home, "agents", "runs", `${agentId}.json`);
+  writeFileSync(recordPath, JSON.stringify({ ...(JSON.parse(readFileSync(recordPath, "utf8")) as Json), status: "running" }));
 
   // A second zot (another parent conversation) resumes it.
   const record = join(env.base, "frames.jsonl");
@@ -121,3 +126,38 @@ test("resume of an unknown agent or of a path is an error result naming the prob
   expect(results.get("call_p")).toContain('cannot resume: "../../etc/passwd" is not an agent id');
   expect(parseJsonLines(result.stdout).filter((event) => event.type === "subagent_start")).toHaveLength(0);
 }, 60_000);
+
+test("resume of an agent another zot is running (its session locked) is refused; its record is left alone", async () => {
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_1", name: "agent", arguments: { description: "research", prompt: "find it" } }] },
+    { type: "text", text: "done" },
+  );
+  env.server.enqueueFor((body) => userTexts(body)[0] === "find it", { type: "text", text: "found" });
+  expect((await env.run(["-p", "start", ...env.providerArgs()], { timeoutMs: 60_000 })).code).toBe(0);
+  const [record] = JSON.parse((await env.run(["agents", "--json"])).stdout) as Json[];
+  const agentId = String(record?.agent_id);
+  const sessionPath = String(record?.session_path);
+
+  // Another zot holds the child's session file (a -p on it, waiting on the model).
+  env.server.enqueueFor((body) => userTexts(body).includes("hold it"), { type: "stall" });
+  const holder = Bun.spawn([await zotBinary(), "-p", "hold it", "--session", sessionPath, ...env.providerArgs()], {
+    cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout: "ignore", stderr: "ignore",
+  });
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!env.server.requests.some((request) => userTexts(request.body).includes("hold it")) && Date.now() < deadline) await Bun.sleep(50);
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "call_2", name: "agent", arguments: { description: "again", prompt: "more", resume: agentId } }] },
+      { type: "text", text: "ok" },
+    );
+    const result = await env.run(["--json", "go", ...env.providerArgs()], { timeoutMs: 60_000 });
+    expect(result.code).toBe(0);
+    expect(toolResultsSent(env.server.requests[env.server.requests.length - 1]).get("call_2")).toContain(`cannot resume: agent ${agentId} is running in another zot`);
+    expect(parseJsonLines(result.stdout).filter((event) => event.type === "subagent_start")).toHaveLength(0);
+    const [after] = JSON.parse((await env.run(["agents", "--json"])).stdout) as Json[];
+    expect(after).toEqual(record as Json);
+  } finally {
+    holder.kill("SIGKILL");
+    await holder.exited;
+  }
+}, 90_000);
