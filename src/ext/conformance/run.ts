@@ -63,7 +63,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
   report.pass("manifest", `${manifest.name} ${manifest.version ?? ""}, exec ${manifest.exec}${manifest.args?.length ? ` ${manifest.args.join(" ")}` : ""}`.replace("  ", " "));
   const replyTimeoutMs = options.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS;
-  const context = { report, loaded, execPath: exec.path, replyTimeoutMs, zotVersion: options.zotVersion };
+  const context: Context = { report, loaded, execPath: exec.path, replyTimeoutMs, zotVersion: options.zotVersion, frameProblems: new Set() };
   await mainSession(context);
   await eofSession(context);
   return report;
@@ -75,14 +75,16 @@ interface Context {
   readonly execPath: string;
   readonly replyTimeoutMs: number;
   readonly zotVersion: string;
+  readonly frameProblems: Set<string>;
 }
 
 function startSession(context: Context, registered: Registered, label: string): ConformanceSession | undefined {
   const { report, loaded } = context;
-  const frameProblems = new Set<string>();
+  const frameProblems = context.frameProblems;
   const session = ConformanceSession.start(context.execPath, loaded.manifest.args ?? [], loaded.dir, {
     problem: (detail) => {
-      if (frameProblems.size < 20) report.fail("frames", detail);
+      // Both runs see the same frames: each problem once, at most 20.
+      if (!frameProblems.has(detail) && frameProblems.size < 20) report.fail("frames", detail);
       frameProblems.add(detail);
     },
     frame: (frame) => collect(context, registered, frame),
