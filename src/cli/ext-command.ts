@@ -199,6 +199,29 @@ const logsCommand = defineCommand({
   },
 });
 
+const newCommand = defineCommand({
+  meta: {
+    name: "new",
+    description: "scaffold a working extension (extension.json, program, README) that 'zot --ext' loads and 'zot ext test' passes",
+  },
+  args: {
+    name: { type: "positional", required: true, description: "extension name (letters, digits, _ - . @ +)" },
+    lang: { type: "string", valueHint: "ts|python|sh", description: "language of the program (default: ts, run with bun)" },
+    dir: { type: "string", valueHint: "dir", description: "directory to create (default: ./<name>); never overwritten" },
+  },
+  async run({ args }) {
+    const [{ scaffoldExtension }, { SCAFFOLD_LANGUAGES }] = await Promise.all([import("../ext/scaffold.ts"), import("../ext/scaffold-templates.ts")]);
+    const language = args.lang ?? "ts";
+    if (!(SCAFFOLD_LANGUAGES as readonly string[]).includes(language)) {
+      throw new UsageError(`--lang must be one of ${SCAFFOLD_LANGUAGES.join(", ")} (got "${language}")`);
+    }
+    const result = scaffoldExtension({ name: args.name, language: language as (typeof SCAFFOLD_LANGUAGES)[number], dir: args.dir, cwd: process.cwd() });
+    await writeStdout(`created ${result.names.name} (${language}) in ${result.dir}: ${result.files.join(", ")}\n`);
+    await writeStderr(`try it: zot --ext ${result.dir}   (/${result.names.command}, tool ${result.names.tool})\ncheck it: zot ext test ${result.dir}\n`);
+    return 0;
+  },
+});
+
 const testCommand = defineCommand({
   meta: {
     name: "test",
@@ -235,6 +258,7 @@ const subCommands: Readonly<Record<string, CommandDef<ArgsDef>>> = {
   enable: toggleCommand(true) as CommandDef<ArgsDef>,
   disable: toggleCommand(false) as CommandDef<ArgsDef>,
   logs: logsCommand as CommandDef<ArgsDef>,
+  new: newCommand as CommandDef<ArgsDef>,
   test: testCommand as CommandDef<ArgsDef>,
 };
 
