@@ -216,8 +216,8 @@ const newCommand = defineCommand({
       throw new UsageError(`--lang must be one of ${SCAFFOLD_LANGUAGES.join(", ")} (got "${language}")`);
     }
     const result = scaffoldExtension({ name: args.name, language: language as (typeof SCAFFOLD_LANGUAGES)[number], dir: args.dir, cwd: process.cwd() });
-    await writeStdout(`created ${result.names.name} (${language}) in ${result.dir}: ${result.files.join(", ")}\n`);
-    await writeStderr(`try it: zot --ext ${result.dir}   (/${result.names.command}, tool ${result.names.tool})\ncheck it: zot ext test ${result.dir}\n`);
+    await writeStdout(`created ${result.names.name} (${language}) in ${result.dir}: ${result.files.filter((file) => !file.includes("/")).join(", ")}\n`);
+    await writeStderr(`try it: zot --ext ${result.dir}   (/${result.command}, tool ${result.tool})\ncheck it: zot ext test ${result.dir}\n`);
     return 0;
   },
 });

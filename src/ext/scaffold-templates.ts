@@ -1,12 +1,16 @@
 /**
- * The files `zot ext new` writes for each language: extension.json, a
- * raw-protocol program (no SDK: none is released yet) and a README. Each
- * program says hello, registers one slash command (`/<command>`: a display
- * note) and one tool (`<command>_echo {text}`), sends ready, answers
- * shutdown with shutdown_ack and exits, exits on stdin EOF, ignores frames it
- * does not know, and logs bad input to stderr instead of dying, so it passes
+ * The files `zot ext new` writes for each language: extension.json, the
+ * program and a README. Python uses the SDK: sdk/python/template with the
+ * name substituted and sdk/python/zot_extension vendored beside main.py
+ * (embedded in the binary by scaffold-python-sdk.ts; `/hello` and the
+ * `shout` tool). TypeScript and shell are raw-protocol programs (no SDK on
+ * main yet): they say hello, register `/<command>` (a display note) and the
+ * tool `<command>_echo {text}`, send ready, answer shutdown with
+ * shutdown_ack and exit, exit on stdin EOF, ignore frames they do not know
+ * and log bad input to stderr instead of dying. Every scaffold passes
  * `zot ext test` as generated.
  */
+import { PYTHON_SDK_FILES, PYTHON_TEMPLATE, TEMPLATE_NAME } from "./scaffold-python-sdk.ts";
 export const SCAFFOLD_LANGUAGES = ["ts", "python", "sh"] as const;
 export type ScaffoldLanguage = (typeof SCAFFOLD_LANGUAGES)[number];
 
@@ -185,7 +189,31 @@ the same.
 `;
 }
 
-export function scaffoldFiles(names: ScaffoldNames, language: ScaffoldLanguage): ScaffoldFile[] {
+export interface Scaffold {
+  readonly files: readonly ScaffoldFile[];
+  /** What the extension registers, for the hint printed after scaffolding. */
+  readonly command: string;
+  readonly tool: string;
+}
+
+function pythonSdk(names: ScaffoldNames): Scaffold {
+  const named = (text: string): string => text.replaceAll(TEMPLATE_NAME, names.name);
+  const files: ScaffoldFile[] = [
+    { path: "extension.json", text: named(PYTHON_TEMPLATE["extension.json"]), executable: false },
+    { path: "main.py", text: named(PYTHON_TEMPLATE["main.py"]), executable: false },
+    { path: "README.md", text: named(PYTHON_TEMPLATE["README.md"]), executable: false },
+    ...Object.entries(PYTHON_SDK_FILES).map(([file, text]) => ({ path: `zot_extension/${file}`, text, executable: false })),
+  ];
+  return { files, command: "hello", tool: "shout" };
+}
+
+export function scaffold(names: ScaffoldNames, language: ScaffoldLanguage): Scaffold {
+  if (language === "python") return pythonSdk(names);
+  return { files: rawFiles(names, language), command: names.command, tool: names.tool };
+}
+
+/** The raw-protocol scaffold (kept for python too, for people who want no SDK). */
+export function rawFiles(names: ScaffoldNames, language: ScaffoldLanguage): ScaffoldFile[] {
   const program = { ts: "index.ts", python: "main.py", sh: "ext.sh" }[language];
   const text = { ts: typescript, python, sh: shell }[language](names);
   const languageName = { ts: "typescript", python: "python", sh: "sh" }[language];

@@ -6,14 +6,15 @@
  * nothing half-written remains. Never overwrites: an existing destination
  * (file or directory, empty or not) is refused. The name must be a valid
  * manifest name (manifest.ts); the command and tool names are derived from it
- * (characters a command name cannot hold become "_", at most 64). Errors are
+ * (characters a command name cannot hold become "_", at most 64) for the
+ * raw-protocol scaffolds. Errors are
  * ZotErrors naming the path or field at fault.
  */
-import { chmodSync, existsSync, lstatSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, lstatSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { ZotError, systemErrorCode } from "../common/errors.ts";
 import { parseManifest } from "./manifest.ts";
-import { type ScaffoldLanguage, scaffoldFiles, type ScaffoldNames } from "./scaffold-templates.ts";
+import { scaffold, type ScaffoldLanguage, type ScaffoldNames } from "./scaffold-templates.ts";
 
 export interface ScaffoldOptions {
   readonly name: string;
@@ -27,6 +28,8 @@ export interface ScaffoldResult {
   readonly dir: string;
   readonly files: readonly string[];
   readonly names: ScaffoldNames;
+  readonly command: string;
+  readonly tool: string;
 }
 
 export function scaffoldNames(name: string): ScaffoldNames {
@@ -37,7 +40,8 @@ export function scaffoldNames(name: string): ScaffoldNames {
 export function scaffoldExtension(options: ScaffoldOptions): ScaffoldResult {
   const dest = resolve(options.cwd, options.dir ?? options.name);
   const names = scaffoldNames(options.name);
-  const files = scaffoldFiles(names, options.language);
+  const made = scaffold(names, options.language);
+  const files = made.files;
   // The manifest we write must be one zot accepts: this validates the name, naming the field.
   const manifestFile = files.find((file) => file.path === "extension.json")!;
   try {
@@ -62,6 +66,7 @@ export function scaffoldExtension(options: ScaffoldOptions): ScaffoldResult {
   try {
     for (const file of files) {
       const path = join(staging, file.path);
+      mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, file.text, { flag: "wx" });
       if (file.executable) chmodSync(path, 0o755);
     }
@@ -73,7 +78,7 @@ export function scaffoldExtension(options: ScaffoldOptions): ScaffoldResult {
     if (err instanceof ZotError) throw err;
     throw new ZotError("scaffold", `cannot write ${dest} (${systemErrorCode(err) ?? (err instanceof Error ? err.message : "error")}); nothing was created`, { dir: dest }, { cause: err });
   }
-  return { dir: dest, files: files.map((file) => file.path), names };
+  return { dir: dest, files: files.map((file) => file.path), names, command: made.command, tool: made.tool };
 }
 
 function isDanglingLink(path: string): boolean {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:tes
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ConformanceReportJson } from "../../src/ext/conformance/report.ts";
-import { removeTempDirs, runZot, tempDir } from "../support/binary.ts";
+import { REPO_ROOT, removeTempDirs, runZot, tempDir } from "../support/binary.ts";
 import { createModeEnv, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 
 afterAll(removeTempDirs);
@@ -19,32 +19,37 @@ afterEach(async () => {
 });
 
 describe("zot ext new", () => {
+  // Python scaffolds the SDK template (/hello, shout); ts and sh the raw-protocol program.
+  const registers = (lang: string, name: string): { command: string; tool: string } =>
+    lang === "python" ? { command: "hello", tool: "shout" } : { command: name, tool: `${name}_echo` };
   for (const lang of ["ts", "python", "sh"] as const) {
     test(`--lang ${lang}: loads with --ext at once and passes zot ext test`, async () => {
       const name = `hello-${lang}`;
+      const { command, tool } = registers(lang, name);
       const made = await env.run(["ext", "new", name, "--lang", lang], { cwd: env.base });
       expect(made.stderr).toContain(`zot ext test ${join(env.base, name)}`);
       expect(made.code).toBe(0);
       const dir = join(env.base, name);
       const manifest = JSON.parse(readFileSync(join(dir, "extension.json"), "utf8")) as { name: string; exec: string };
       expect(manifest.name).toBe(name);
-      expect(statSync(join(dir, manifest.exec)).mode & 0o111).not.toBe(0);
+      if (manifest.exec.startsWith("./")) expect(statSync(join(dir, manifest.exec)).mode & 0o111).not.toBe(0);
+      if (lang === "python") expect(readdirSync(join(dir, "zot_extension")).sort()).toEqual(readdirSync(join(REPO_ROOT, "sdk", "python", "zot_extension")).filter((f) => !f.startsWith("__pycache__")).sort());
       expect(existsSync(join(dir, "README.md"))).toBe(true);
 
       const tested = await env.run(["ext", "test", dir, "--json"], { timeoutMs: 28_000 });
       const report = JSON.parse(tested.stdout) as ConformanceReportJson;
       expect(report.checks.filter((check) => check.status === "fail")).toEqual([]);
       expect(tested.code).toBe(0);
-      expect(report.checks.map((check) => check.check)).toEqual(expect.arrayContaining([`tool ${name}_echo`, `command /${name}`, "shutdown", "eof"]));
+      expect(report.checks.map((check) => check.check)).toEqual(expect.arrayContaining([`tool ${tool}`, `command /${command}`, "shutdown", "eof"]));
 
       env.server.enqueue(
-        { type: "tool_calls", calls: [{ id: "c1", name: `${name}_echo`, arguments: { text: "scaffolded" } }] },
+        { type: "tool_calls", calls: [{ id: "c1", name: tool, arguments: { text: "scaffolded" } }] },
         { type: "text", text: "done" },
       );
       const run = await env.run(["-p", "echo it", ...env.providerArgs(), "--ext", dir], { timeoutMs: 28_000 });
       expect(run.stderr).not.toContain("error");
       expect(run.code).toBe(0);
-      expect(toolResultsSent(env.server.requests[1]).get("c1")).toContain("scaffolded");
+      expect(toolResultsSent(env.server.requests[1]).get("c1")?.toLowerCase()).toContain("scaffolded");
     }, 60_000);
   }
 
