@@ -389,7 +389,8 @@ async function mainSession(context: Context): Promise<void> {
   const answering = setInterval(() => answerCallTools(session, handled), 20);
   try {
     if (!(await handshake(context, session, registered, true))) return;
-    const tools = registered.tools.filter((tool) => checkToolName(tool.name) === undefined);
+    // Tools zot would reject (name, schema) are reported by the registration check, never called.
+    const tools = registered.tools.filter((tool) => checkToolName(tool.name) === undefined && checkToolSchema(tool.schema).ok);
     if (tools.length === 0) context.report.skip("tools", "registers no tools");
     for (const tool of tools) {
       if (session.exited) break;
