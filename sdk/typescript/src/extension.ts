@@ -231,8 +231,9 @@ export class Extension {
 
   private onFrame(frame: HostFrame): void {
     if (this.phase === "stopped") return;
-    if (frame.type === "shutdown") return void this.stop("shutdown");
     if (frame.type === "hello_ack" && this.phase === "handshake" && !this.hostInfo) return void this.handshake(frame);
+    // Before hello_ack, shutdown is handled at once; during the handshake it waits its turn behind earlier frames.
+    if (frame.type === "shutdown" && !this.hostInfo) return void this.stop("shutdown");
     if (this.phase !== "running") {
       this.early.push(frame);
       return;
@@ -284,6 +285,8 @@ export class Extension {
       }
       case "event_intercept":
         return this.lanes.concurrent(`${String(frame.event)} interceptor`, () => this.runIntercept(frame as InterceptEvent));
+      case "shutdown":
+        return void this.stop("shutdown");
       case "panel_key":
       case "panel_close":
         return this.lanes.serial(`panel:${String(frame.panel_id)}`, `panel ${String(frame.panel_id)} ${frame.type}`, () => this.runPanel(frame));
