@@ -1,0 +1,70 @@
+/**
+ * The extensions written on the TypeScript SDK load and work through
+ * dist/zot (print mode, stand-in model), run from where they are in the repo
+ * (they import the SDK by a relative path): the scaffold template
+ * sdk/typescript/template (its /hello command and greet tool),
+ * examples/todo-ts (add_todo saves todos.json in the extension's data_dir)
+ * and examples/guard-ts (blocks `rm -rf /`, rewrites `git push --force`,
+ * redacts a secret from a tool result).
+ */
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { removeTempDirs } from "../../support/temp.ts";
+import { createModeEnv, toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
+import { SDK_DIR } from "./probe.ts";
+
+afterAll(removeTempDirs);
+
+const EXAMPLES = join(SDK_DIR, "..", "..", "examples");
+let env: ModeEnv;
+beforeEach(() => {
+  env = createModeEnv();
+});
+afterEach(async () => {
+  await env.dispose();
+});
+
+test("the template: /hello displays, the greet tool answers", async () => {
+  const template = join(SDK_DIR, "template");
+  const command = await env.run(["-p", "/hello bob", ...env.providerArgs(), "--ext", template]);
+  expect(command.stderr).toBe("");
+  expect(command.stdout).toBe("hello, bob from my-extension\n");
+  env.server.enqueue({ type: "tool_calls", calls: [{ id: "g1", name: "greet", arguments: { name: "Ada" } }] }, { type: "text", text: "done" });
+  const tool = await env.run(["-p", "greet Ada", ...env.providerArgs(), "--ext", template]);
+  expect(tool.code).toBe(0);
+  expect(toolResultsSent(env.server.requests[1]).get("g1")).toBe("Hello, Ada!");
+}, 30_000);
+
+test("todo-ts: add_todo saves in the extension's data_dir; guard-ts blocks, rewrites and redacts", async () => {
+  // todo-ts writes todos.json beside its manifest: run a copy inside the repo's examples dir so its import still resolves.
+  const todo = join(EXAMPLES, `.todo-ts-test-${process.pid}`);
+  cpSync(join(EXAMPLES, "todo-ts"), todo, { recursive: true });
+  try {
+    env.server.enqueue(
+      {
+        type: "tool_calls",
+        calls: [
+          { id: "t1", name: "add_todo", arguments: { text: "ship the sdk" } },
+          { id: "b1", name: "bash", arguments: { command: "rm -rf /" } },
+          { id: "b2", name: "bash", arguments: { command: "echo git push --force origin main" } },
+          { id: "b3", name: "bash", arguments: { command: "echo key=sk-abcdefghijklmnop" } },
+        ],
+      },
+      { type: "text", text: "done" },
+    );
+    const result = await env.run(["-p", "go", ...env.providerArgs(), "--ext", todo, "--ext", join(EXAMPLES, "guard-ts")], { timeoutMs: 30_000 });
+    expect(result.stderr).not.toContain("failed to load");
+    expect(result.code).toBe(0);
+    const sent = toolResultsSent(env.server.requests[1]);
+    expect(sent.get("t1")).toBe("added todo 1: ship the sdk");
+    expect(JSON.parse(readFileSync(join(todo, "todos.json"), "utf8"))).toEqual([{ text: "ship the sdk", done: false }]);
+    expect(sent.get("b1")).toContain("refused by guard-ts");
+    expect(sent.get("b2")).toContain("git push --force-with-lease origin main");
+    expect(sent.get("b3")).toContain("key=[redacted]");
+    expect(sent.get("b3")).not.toContain("sk-abcdefghijklmnop");
+  } finally {
+    rmSync(todo, { recursive: true, force: true });
+  }
+  expect(existsSync(todo)).toBe(false);
+}, 40_000);
