@@ -1,45 +1,7 @@
 import { type CallToolOptions } from "./calls.ts";
 import { type InterceptHandlers } from "./intercepts.ts";
-import { type CallToolResult, type CommandResponse, type HostInfo, type JsonObject, type LifecycleEvent, type NoteLevel, type PanelContent, type PanelKey, type PanelSpec, type ToolResult } from "./protocol.ts";
-import { type ReadableLike, type WritableLike } from "./transport.ts";
-type Awaitable<T> = T | Promise<T>;
-export interface ExtensionOptions {
-    /** Extra `hello` capabilities (the SDK always sends commands, tools, panels, tool_cancel, call_tool). */
-    capabilities?: string[];
-    /** zot addition: "deny" makes zot block an action when this extension's interceptor misses its deadline. */
-    onTimeout?: "allow" | "deny";
-    /** Streams to use instead of process.stdin / process.stdout (tests). */
-    input?: ReadableLike;
-    output?: WritableLike;
-    /** Where log lines go (default: stderr, which zot writes to the extension's log). */
-    log?: (line: string) => void;
-}
-export interface CommandContext {
-    readonly id: string;
-    readonly name: string;
-    readonly host: HostInfo;
-    /** Aborted on shutdown and EOF. */
-    readonly signal: AbortSignal;
-}
-export interface ToolContext {
-    /** The `tool_call` correlation id (unique per call: a good panel id suffix). */
-    readonly id: string;
-    readonly name: string;
-    readonly host: HostInfo;
-    /** Aborted on `tool_cancel`, shutdown and EOF. */
-    readonly signal: AbortSignal;
-    /** call_tool nested in this call: `parent_id` and this call's signal are filled in. */
-    callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult>;
-}
-export type CommandHandler = (args: string, ctx: CommandContext) => Awaitable<CommandResponse | string | void>;
-export type ToolHandler = (args: JsonObject, ctx: ToolContext) => Awaitable<ToolResult | string>;
-export type EventHandler = (event: LifecycleEvent) => unknown;
-export interface PanelHandlers {
-    /** Called for each key, strictly in order; the next key waits until this one's promise settles. */
-    onKey?(key: PanelKey): unknown;
-    /** The user (or zot) closed the panel. */
-    onClose?(): unknown;
-}
+import { type CallToolResult, type CommandResponse, type HostInfo, type JsonObject, type NoteLevel, type PanelContent, type PanelSpec } from "./protocol.ts";
+import type { CommandHandler, EventHandler, ExtensionOptions, PanelHandlers, ToolHandler } from "./handlers.ts";
 export declare class Extension {
     readonly name: string;
     readonly version: string;
@@ -113,4 +75,3 @@ export declare class Extension {
     /** Sends a reply; one over the frame limit is replaced by `fallback` (a small error reply) so the host still gets an answer. */
     private reply;
 }
-export {};

@@ -24,6 +24,7 @@ import { Lanes } from "./lanes.js";
 import { HOST_DEADLINES, PROTOCOL_VERSION, } from "./protocol.js";
 import { errorMessage, errorResult, normalizeResponse, normalizeToolResult, openPanel } from "./results.js";
 import { FrameTooLargeError, Transport } from "./transport.js";
+import { anySignal, hostInfo, toolFrame } from "./wire-helpers.js";
 const BASE_CAPABILITIES = ["commands", "tools", "panels", "tool_cancel", "call_tool"];
 export class Extension {
     name;
@@ -287,7 +288,7 @@ export class Extension {
         const args = typeof rawArgs === "object" && rawArgs !== null && !Array.isArray(rawArgs) ? rawArgs : {};
         const ctx = {
             id, name, host: this.host, signal,
-            callTool: (tool, toolArgs = {}, options = {}) => this.callTool(tool, toolArgs, { parentId: id, signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal }),
+            callTool: (tool, toolArgs = {}, options = {}) => this.callTool(tool, toolArgs, { parentId: id, signal: options.signal ? anySignal(signal, options.signal) : signal }),
         };
         try {
             const normal = normalizeToolResult(await tool.handler(args, ctx));
@@ -385,26 +386,4 @@ export class Extension {
             await this.transport.send(fallback(error.bytes)).catch((again) => this.log(`${frame.type} not sent: ${again.message}`));
         }
     }
-}
-function toolFrame(name, tool) {
-    const frame = { type: "register_tool", name, description: tool.description, schema: tool.schema };
-    if (tool.deferred)
-        frame.deferred = true;
-    if (tool.interactive)
-        frame.interactive = true;
-    return frame;
-}
-function hostInfo(frame) {
-    const text = (key) => (typeof frame[key] === "string" ? frame[key] : "");
-    return {
-        protocolVersion: typeof frame.protocol_version === "number" ? frame.protocol_version : 0,
-        zotVersion: text("zot_version"),
-        provider: text("provider"),
-        model: text("model"),
-        cwd: text("cwd"),
-        extensionDir: text("extension_dir"),
-        dataDir: text("data_dir"),
-        capabilities: Array.isArray(frame.capabilities) ? frame.capabilities.filter((c) => typeof c === "string") : [],
-        raw: frame,
-    };
 }

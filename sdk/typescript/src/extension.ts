@@ -23,62 +23,13 @@ import { BLOCKING_KINDS, interceptReply, type InterceptHandlers, type InterceptK
 import { Lanes } from "./lanes.ts";
 import {
   HOST_DEADLINES, PROTOCOL_VERSION, type CallToolResult, type CommandResponse, type HostFrame, type HostInfo,
-  type InterceptEvent, type JsonObject, type LifecycleEvent, type NoteLevel, type PanelContent, type PanelKey,
-  type PanelSpec, type ToolResult,
+  type InterceptEvent, type JsonObject, type LifecycleEvent, type NoteLevel, type PanelContent, type PanelSpec, type ToolResult,
 } from "./protocol.ts";
 import { errorMessage, errorResult, normalizeResponse, normalizeToolResult, openPanel } from "./results.ts";
-import { FrameTooLargeError, Transport, type ReadableLike, type WritableLike } from "./transport.ts";
+import { FrameTooLargeError, Transport } from "./transport.ts";
+import { anySignal, hostInfo, toolFrame, type ToolEntry } from "./wire-helpers.ts";
+import type { CommandHandler, EventHandler, ExtensionOptions, PanelHandlers, ToolContext, ToolHandler } from "./handlers.ts";
 
-type Awaitable<T> = T | Promise<T>;
-
-export interface ExtensionOptions {
-  /** Extra `hello` capabilities (the SDK always sends commands, tools, panels, tool_cancel, call_tool). */
-  capabilities?: string[];
-  /** zot addition: "deny" makes zot block an action when this extension's interceptor misses its deadline. */
-  onTimeout?: "allow" | "deny";
-  /** Streams to use instead of process.stdin / process.stdout (tests). */
-  input?: ReadableLike;
-  output?: WritableLike;
-  /** Where log lines go (default: stderr, which zot writes to the extension's log). */
-  log?: (line: string) => void;
-}
-
-export interface CommandContext {
-  readonly id: string;
-  readonly name: string;
-  readonly host: HostInfo;
-  /** Aborted on shutdown and EOF. */
-  readonly signal: AbortSignal;
-}
-
-export interface ToolContext {
-  /** The `tool_call` correlation id (unique per call: a good panel id suffix). */
-  readonly id: string;
-  readonly name: string;
-  readonly host: HostInfo;
-  /** Aborted on `tool_cancel`, shutdown and EOF. */
-  readonly signal: AbortSignal;
-  /** call_tool nested in this call: `parent_id` and this call's signal are filled in. */
-  callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult>;
-}
-
-export type CommandHandler = (args: string, ctx: CommandContext) => Awaitable<CommandResponse | string | void>;
-export type ToolHandler = (args: JsonObject, ctx: ToolContext) => Awaitable<ToolResult | string>;
-export type EventHandler = (event: LifecycleEvent) => unknown;
-export interface PanelHandlers {
-  /** Called for each key, strictly in order; the next key waits until this one's promise settles. */
-  onKey?(key: PanelKey): unknown;
-  /** The user (or zot) closed the panel. */
-  onClose?(): unknown;
-}
-
-interface ToolEntry {
-  readonly description: string;
-  readonly schema: JsonObject;
-  readonly deferred: boolean;
-  readonly interactive: boolean;
-  readonly handler: ToolHandler;
-}
 interface CommandEntry { readonly description: string; readonly handler: CommandHandler }
 
 const BASE_CAPABILITIES = ["commands", "tools", "panels", "tool_cancel", "call_tool"];
@@ -343,7 +294,7 @@ export class Extension {
     const args = typeof rawArgs === "object" && rawArgs !== null && !Array.isArray(rawArgs) ? (rawArgs as JsonObject) : {};
     const ctx: ToolContext = {
       id, name, host: this.host, signal,
-      callTool: (tool, toolArgs = {}, options = {}) => this.callTool(tool, toolArgs, { parentId: id, signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal }),
+      callTool: (tool, toolArgs = {}, options = {}) => this.callTool(tool, toolArgs, { parentId: id, signal: options.signal ? anySignal(signal, options.signal) : signal }),
     };
     try {
       const normal = normalizeToolResult(await tool.handler(args, ctx));
@@ -436,26 +387,4 @@ export class Extension {
       await this.transport.send(fallback(error.bytes)).catch((again: Error) => this.log(`${frame.type} not sent: ${again.message}`));
     }
   }
-}
-
-function toolFrame(name: string, tool: ToolEntry): { type: string; [field: string]: unknown } {
-  const frame: { type: string; [field: string]: unknown } = { type: "register_tool", name, description: tool.description, schema: tool.schema };
-  if (tool.deferred) frame.deferred = true;
-  if (tool.interactive) frame.interactive = true;
-  return frame;
-}
-
-function hostInfo(frame: HostFrame): HostInfo {
-  const text = (key: string): string => (typeof frame[key] === "string" ? (frame[key] as string) : "");
-  return {
-    protocolVersion: typeof frame.protocol_version === "number" ? frame.protocol_version : 0,
-    zotVersion: text("zot_version"),
-    provider: text("provider"),
-    model: text("model"),
-    cwd: text("cwd"),
-    extensionDir: text("extension_dir"),
-    dataDir: text("data_dir"),
-    capabilities: Array.isArray(frame.capabilities) ? frame.capabilities.filter((c): c is string => typeof c === "string") : [],
-    raw: frame,
-  };
 }

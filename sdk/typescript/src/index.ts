@@ -5,7 +5,7 @@
  * `await ext.run()`. See README.md.
  */
 export { Extension } from "./extension.ts";
-export type { CommandContext, CommandHandler, EventHandler, ExtensionOptions, PanelHandlers, ToolContext, ToolHandler } from "./extension.ts";
+export type { CommandContext, CommandHandler, CommandResponseLike, EventHandler, ExtensionOptions, PanelHandlers, ToolContext, ToolHandler } from "./handlers.ts";
 export type { CallToolOptions } from "./calls.ts";
 export type { InterceptHandlers, InterceptKind } from "./intercepts.ts";
 export { LineReader } from "./line-reader.ts";
