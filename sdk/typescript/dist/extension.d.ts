@@ -48,13 +48,13 @@ export declare class Extension {
     /** A command response that opens panel `spec.id`, with its handlers registered. */
     openPanel(spec: PanelSpec, handlers?: PanelHandlers): CommandResponse;
     /** Redraws an open panel (or, from an interactive tool's handler, opens the call's panel). */
-    renderPanel(id: string, content: PanelContent): Promise<void>;
+    renderPanel(id: string, content: PanelContent): Promise<boolean>;
     /** Closes a panel from the extension's side and forgets its handlers. */
-    closePanel(id: string): Promise<void>;
-    notify(level: NoteLevel, message: string): Promise<void>;
-    clearNotes(): Promise<void>;
+    closePanel(id: string): Promise<boolean>;
+    notify(level: NoteLevel, message: string): Promise<boolean>;
+    clearNotes(): Promise<boolean>;
     /** Submits a prompt in the interactive host (queued behind a running turn; ignored by headless modes). */
-    submit(text: string): Promise<void>;
+    submit(text: string): Promise<boolean>;
     /** Runs a tool through the host (its guards and confirmation policy). Rejects at once when the host does not advertise call_tool. */
     callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult>;
     /** Speaks the protocol until shutdown or EOF. */
@@ -71,7 +71,9 @@ export declare class Extension {
     private addTool;
     private intercept;
     private beforeReady;
+    /** A one-way frame: resolves true once written, false (logged) when it could not be; never rejects, so an unawaited call cannot crash the process. */
+    private oneWay;
     private sendRegistration;
-    /** Sends a reply; one over the frame limit is replaced by `fallback` (a small error reply) so the host still gets an answer. */
+    /** Sends a reply; one over the frame limit or not serialisable is replaced by `fallback` (a small error reply) so the host still gets an answer. */
     private reply;
 }

@@ -23,7 +23,7 @@ import { BLOCKING_KINDS, interceptReply } from "./intercepts.js";
 import { Lanes } from "./lanes.js";
 import { HOST_DEADLINES, PROTOCOL_VERSION, } from "./protocol.js";
 import { errorMessage, errorResult, normalizeResponse, normalizeToolResult, openPanel } from "./results.js";
-import { FrameTooLargeError, Transport } from "./transport.js";
+import { FrameEncodeError, FrameTooLargeError, Transport } from "./transport.js";
 import { anySignal, hostInfo, toolFrame } from "./wire-helpers.js";
 const BASE_CAPABILITIES = ["commands", "tools", "panels", "tool_cancel", "call_tool"];
 export class Extension {
@@ -119,23 +119,23 @@ export class Extension {
     }
     /** Redraws an open panel (or, from an interactive tool's handler, opens the call's panel). */
     renderPanel(id, content) {
-        return this.transport.send({ type: "panel_render", panel_id: id, ...content });
+        return this.oneWay({ type: "panel_render", panel_id: id, ...content });
     }
     /** Closes a panel from the extension's side and forgets its handlers. */
     closePanel(id) {
         this.panels.delete(id);
-        return this.transport.send({ type: "panel_close", panel_id: id });
+        return this.oneWay({ type: "panel_close", panel_id: id });
     }
     // ---- one-way frames and call_tool --------------------------------------
     notify(level, message) {
-        return this.transport.send({ type: "notify", level, message });
+        return this.oneWay({ type: "notify", level, message });
     }
     clearNotes() {
-        return this.transport.send({ type: "clear_notes" });
+        return this.oneWay({ type: "clear_notes" });
     }
     /** Submits a prompt in the interactive host (queued behind a running turn; ignored by headless modes). */
     submit(text) {
-        return this.transport.send({ type: "submit", text });
+        return this.oneWay({ type: "submit", text });
     }
     /** Runs a tool through the host (its guards and confirmation policy). Rejects at once when the host does not advertise call_tool. */
     callTool(name, args = {}, options = {}) {
@@ -259,7 +259,7 @@ export class Extension {
             return;
         if (Date.now() - received > HOST_DEADLINES.command)
             return this.log(`command /${name} answered after the host's ${HOST_DEADLINES.command} ms deadline; reply not sent`);
-        await this.reply({ type: "command_response", id, ...body }, () => ({ type: "command_response", id, action: "noop", error: `/${name}: response too large` }));
+        await this.reply({ type: "command_response", id, ...body }, (problem) => ({ type: "command_response", id, action: "noop", error: `/${name}: response not sent: ${problem}` }));
     }
     startTool(frame) {
         const id = frame.id;
@@ -278,7 +278,7 @@ export class Extension {
             }
             if (controller.signal.aborted || this.phase === "stopped")
                 return this.log(`tool ${name} (${id}) was cancelled; its result is not sent`);
-            await this.reply({ type: "tool_result", id, ...result }, (bytes) => ({ type: "tool_result", id, ...errorResult(`tool ${name}: result of ${bytes} bytes is over the 4 MiB frame limit`) }));
+            await this.reply({ type: "tool_result", id, ...result }, (problem) => ({ type: "tool_result", id, ...errorResult(`tool ${name}: result not sent: ${problem}`) }));
         });
     }
     async runTool(id, name, rawArgs, signal) {
@@ -371,19 +371,26 @@ export class Extension {
         if (this.phase === "running" || this.phase === "stopped")
             this.log(`${what} registered after ready: the host is not told (subscribe is sent once, before ready)`);
     }
+    /** A one-way frame: resolves true once written, false (logged) when it could not be; never rejects, so an unawaited call cannot crash the process. */
+    oneWay(frame) {
+        return this.transport.send(frame).then(() => true, (error) => {
+            this.log(`${frame.type} not sent: ${errorMessage(error)}`);
+            return false;
+        });
+    }
     sendRegistration(frame) {
         this.transport.send(frame).catch((error) => this.log(`${frame.type} not sent: ${error.message}`));
     }
-    /** Sends a reply; one over the frame limit is replaced by `fallback` (a small error reply) so the host still gets an answer. */
+    /** Sends a reply; one over the frame limit or not serialisable is replaced by `fallback` (a small error reply) so the host still gets an answer. */
     async reply(frame, fallback) {
         try {
             await this.transport.send(frame);
         }
         catch (error) {
-            if (!(error instanceof FrameTooLargeError))
+            if (!(error instanceof FrameTooLargeError || error instanceof FrameEncodeError))
                 return this.log(`${frame.type} not sent: ${errorMessage(error)}`);
             this.log(error.message);
-            await this.transport.send(fallback(error.bytes)).catch((again) => this.log(`${frame.type} not sent: ${again.message}`));
+            await this.transport.send(fallback(error.message)).catch((again) => this.log(`${frame.type} not sent: ${again.message}`));
         }
     }
 }

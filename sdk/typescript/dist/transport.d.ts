@@ -16,6 +16,11 @@ export declare class FrameTooLargeError extends Error {
     readonly bytes: number;
     constructor(frameType: string, bytes: number);
 }
+/** A frame that JSON.stringify refuses (a BigInt, a cycle). */
+export declare class FrameEncodeError extends Error {
+    readonly frameType: string;
+    constructor(frameType: string, cause: unknown);
+}
 export declare class Transport {
     private readonly input;
     private readonly output;

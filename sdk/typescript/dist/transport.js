@@ -7,8 +7,9 @@
  * line and writes it in call order, waiting for `drain` whenever the stream
  * says its buffer is full (backpressure), so a flood of frames never grows
  * memory without bound inside the stream. A frame over the host's 4 MiB
- * line limit is refused (the promise rejects) instead of being written,
- * because the host would disconnect the extension. After a write error
+ * line limit is refused (the promise rejects with FrameTooLargeError) instead
+ * of being written, because the host would disconnect the extension; one that
+ * is not serialisable rejects with FrameEncodeError. After a write error
  * (the host went away) every later send rejects.
  */
 import process from "node:process";
@@ -21,6 +22,14 @@ export class FrameTooLargeError extends Error {
         super(`${frameType} frame is ${bytes} bytes, over the host's ${MAX_OUTBOUND_FRAME_BYTES}-byte line limit; not sent`);
         this.frameType = frameType;
         this.bytes = bytes;
+    }
+}
+/** A frame that JSON.stringify refuses (a BigInt, a cycle). */
+export class FrameEncodeError extends Error {
+    frameType;
+    constructor(frameType, cause) {
+        super(`${frameType} frame is not JSON-serialisable (${cause instanceof Error ? cause.message : String(cause)}); not sent`);
+        this.frameType = frameType;
     }
 }
 const encoder = new TextEncoder();
@@ -81,7 +90,13 @@ export class Transport {
     }
     /** Writes one frame; resolves once the stream took it (after `drain` when its buffer was full). */
     send(frame) {
-        const line = JSON.stringify(frame);
+        let line;
+        try {
+            line = JSON.stringify(frame);
+        }
+        catch (error) {
+            return Promise.reject(new FrameEncodeError(frame.type, error));
+        }
         const bytes = encoder.encode(line).length;
         if (bytes > MAX_OUTBOUND_FRAME_BYTES)
             return Promise.reject(new FrameTooLargeError(frame.type, bytes));

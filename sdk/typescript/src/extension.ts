@@ -26,7 +26,7 @@ import {
   type InterceptEvent, type JsonObject, type LifecycleEvent, type NoteLevel, type PanelContent, type PanelSpec, type ToolResult,
 } from "./protocol.ts";
 import { errorMessage, errorResult, normalizeResponse, normalizeToolResult, openPanel } from "./results.ts";
-import { FrameTooLargeError, Transport } from "./transport.ts";
+import { FrameEncodeError, FrameTooLargeError, Transport } from "./transport.ts";
 import { anySignal, hostInfo, toolFrame, type ToolEntry } from "./wire-helpers.ts";
 import type { CommandHandler, EventHandler, ExtensionOptions, PanelHandlers, ToolContext, ToolHandler } from "./handlers.ts";
 
@@ -134,29 +134,29 @@ export class Extension {
   }
 
   /** Redraws an open panel (or, from an interactive tool's handler, opens the call's panel). */
-  renderPanel(id: string, content: PanelContent): Promise<void> {
-    return this.transport.send({ type: "panel_render", panel_id: id, ...content });
+  renderPanel(id: string, content: PanelContent): Promise<boolean> {
+    return this.oneWay({ type: "panel_render", panel_id: id, ...content });
   }
 
   /** Closes a panel from the extension's side and forgets its handlers. */
-  closePanel(id: string): Promise<void> {
+  closePanel(id: string): Promise<boolean> {
     this.panels.delete(id);
-    return this.transport.send({ type: "panel_close", panel_id: id });
+    return this.oneWay({ type: "panel_close", panel_id: id });
   }
 
   // ---- one-way frames and call_tool --------------------------------------
 
-  notify(level: NoteLevel, message: string): Promise<void> {
-    return this.transport.send({ type: "notify", level, message });
+  notify(level: NoteLevel, message: string): Promise<boolean> {
+    return this.oneWay({ type: "notify", level, message });
   }
 
-  clearNotes(): Promise<void> {
-    return this.transport.send({ type: "clear_notes" });
+  clearNotes(): Promise<boolean> {
+    return this.oneWay({ type: "clear_notes" });
   }
 
   /** Submits a prompt in the interactive host (queued behind a running turn; ignored by headless modes). */
-  submit(text: string): Promise<void> {
-    return this.transport.send({ type: "submit", text });
+  submit(text: string): Promise<boolean> {
+    return this.oneWay({ type: "submit", text });
   }
 
   /** Runs a tool through the host (its guards and confirmation policy). Rejects at once when the host does not advertise call_tool. */
@@ -266,7 +266,7 @@ export class Extension {
     }
     if (this.phase === "stopped") return;
     if (Date.now() - received > HOST_DEADLINES.command) return this.log(`command /${name} answered after the host's ${HOST_DEADLINES.command} ms deadline; reply not sent`);
-    await this.reply({ type: "command_response", id, ...body }, () => ({ type: "command_response", id, action: "noop", error: `/${name}: response too large` }));
+    await this.reply({ type: "command_response", id, ...body }, (problem) => ({ type: "command_response", id, action: "noop", error: `/${name}: response not sent: ${problem}` }));
   }
 
   private startTool(frame: HostFrame): void {
@@ -284,7 +284,7 @@ export class Extension {
         this.inflightTools.delete(key);
       }
       if (controller.signal.aborted || this.phase === "stopped") return this.log(`tool ${name} (${id}) was cancelled; its result is not sent`);
-      await this.reply({ type: "tool_result", id, ...result }, (bytes) => ({ type: "tool_result", id, ...errorResult(`tool ${name}: result of ${bytes} bytes is over the 4 MiB frame limit`) }));
+      await this.reply({ type: "tool_result", id, ...result }, (problem) => ({ type: "tool_result", id, ...errorResult(`tool ${name}: result not sent: ${problem}`) }));
     });
   }
 
@@ -373,18 +373,29 @@ export class Extension {
     if (this.phase === "running" || this.phase === "stopped") this.log(`${what} registered after ready: the host is not told (subscribe is sent once, before ready)`);
   }
 
+  /** A one-way frame: resolves true once written, false (logged) when it could not be; never rejects, so an unawaited call cannot crash the process. */
+  private oneWay(frame: { type: string; [field: string]: unknown }): Promise<boolean> {
+    return this.transport.send(frame).then(
+      () => true,
+      (error: unknown) => {
+        this.log(`${frame.type} not sent: ${errorMessage(error)}`);
+        return false;
+      },
+    );
+  }
+
   private sendRegistration(frame: { type: string; [field: string]: unknown }): void {
     this.transport.send(frame).catch((error: Error) => this.log(`${frame.type} not sent: ${error.message}`));
   }
 
-  /** Sends a reply; one over the frame limit is replaced by `fallback` (a small error reply) so the host still gets an answer. */
-  private async reply(frame: { type: string; [field: string]: unknown }, fallback: (bytes: number) => { type: string; [field: string]: unknown }): Promise<void> {
+  /** Sends a reply; one over the frame limit or not serialisable is replaced by `fallback` (a small error reply) so the host still gets an answer. */
+  private async reply(frame: { type: string; [field: string]: unknown }, fallback: (problem: string) => { type: string; [field: string]: unknown }): Promise<void> {
     try {
       await this.transport.send(frame);
     } catch (error) {
-      if (!(error instanceof FrameTooLargeError)) return this.log(`${frame.type} not sent: ${errorMessage(error)}`);
+      if (!(error instanceof FrameTooLargeError || error instanceof FrameEncodeError)) return this.log(`${frame.type} not sent: ${errorMessage(error)}`);
       this.log(error.message);
-      await this.transport.send(fallback(error.bytes)).catch((again: Error) => this.log(`${frame.type} not sent: ${again.message}`));
+      await this.transport.send(fallback(error.message)).catch((again: Error) => this.log(`${frame.type} not sent: ${again.message}`));
     }
   }
 }

@@ -7,8 +7,9 @@
  * line and writes it in call order, waiting for `drain` whenever the stream
  * says its buffer is full (backpressure), so a flood of frames never grows
  * memory without bound inside the stream. A frame over the host's 4 MiB
- * line limit is refused (the promise rejects) instead of being written,
- * because the host would disconnect the extension. After a write error
+ * line limit is refused (the promise rejects with FrameTooLargeError) instead
+ * of being written, because the host would disconnect the extension; one that
+ * is not serialisable rejects with FrameEncodeError. After a write error
  * (the host went away) every later send rejects.
  */
 import process from "node:process";
@@ -31,6 +32,13 @@ export interface WritableLike {
 export class FrameTooLargeError extends Error {
   constructor(readonly frameType: string, readonly bytes: number) {
     super(`${frameType} frame is ${bytes} bytes, over the host's ${MAX_OUTBOUND_FRAME_BYTES}-byte line limit; not sent`);
+  }
+}
+
+/** A frame that JSON.stringify refuses (a BigInt, a cycle). */
+export class FrameEncodeError extends Error {
+  constructor(readonly frameType: string, cause: unknown) {
+    super(`${frameType} frame is not JSON-serialisable (${cause instanceof Error ? cause.message : String(cause)}); not sent`);
   }
 }
 
@@ -96,7 +104,12 @@ export class Transport {
 
   /** Writes one frame; resolves once the stream took it (after `drain` when its buffer was full). */
   send(frame: { type: string; [field: string]: unknown }): Promise<void> {
-    const line = JSON.stringify(frame);
+    let line: string;
+    try {
+      line = JSON.stringify(frame);
+    } catch (error) {
+      return Promise.reject(new FrameEncodeError(frame.type, error));
+    }
     const bytes = encoder.encode(line).length;
     if (bytes > MAX_OUTBOUND_FRAME_BYTES) return Promise.reject(new FrameTooLargeError(frame.type, bytes));
     const written = this.tail.then(() => this.writeLine(line + "\n"));

@@ -62,7 +62,7 @@ test("writes respect backpressure: a slow reader gets every frame, in order, and
   });
   const h = harness(() => {}, { output: slow });
   await Bun.sleep(5);
-  const sends: Promise<void>[] = [];
+  const sends: Promise<boolean>[] = [];
   for (let i = 0; i < 300; i++) {
     sends.push(h.ext.notify("info", `note ${i} ${"p".repeat(200)}`));
     maxBuffered = Math.max(maxBuffered, slow.writableLength);
@@ -138,7 +138,8 @@ test("a throwing interceptor replies allow, or block when the extension declared
     h.send({ type: "tool_call", id: "h1", name: "huge", args: {} });
     const result = await h.next("tool_result");
     expect(result.is_error).toBe(true);
-    expect(JSON.stringify(result.content)).toContain("over the 4 MiB frame limit");
+    expect(JSON.stringify(result.content)).toContain("result not sent: tool_result frame is");
+    expect(JSON.stringify(result.content)).toContain("over the host's 4194304-byte line limit");
     h.end();
     await h.done;
   }
@@ -185,4 +186,28 @@ test("EOF: run() resolves, in-flight handlers' signals abort, nothing more is re
   await h.done;
   expect(reason).toBe("the host closed stdin");
   expect(h.frames.some((frame) => frame.type === "shutdown_ack")).toBe(false);
+});
+
+test("values JSON cannot encode: a tool result becomes an error result, a command an error reply, an unawaited render resolves false", async () => {
+  const h = harness((ext) => {
+    ext.tool("bigint", "", { type: "object" }, () => ({ content: [{ type: "text", text: "x", extra: 1n } as never] }));
+    ext.command("cycle", "", () => {
+      const panel: Record<string, unknown> = { id: "c", lines: [] };
+      panel.self = panel;
+      return { action: "open_panel", open_panel: panel as never };
+    });
+  });
+  await h.handshake();
+  h.send({ type: "tool_call", id: "b1", name: "bigint", args: {} });
+  const result = await h.next("tool_result");
+  expect(result.is_error).toBe(true);
+  expect(JSON.stringify(result.content)).toContain("not JSON-serialisable");
+  h.send({ type: "command_invoked", id: "c1", name: "cycle", args: "" });
+  expect(String((await h.next("command_response")).error)).toContain("/cycle: response not sent: command_response frame is not JSON-serialisable");
+  // Not awaited, not caught: must not become an unhandled rejection.
+  void h.ext.renderPanel("nowhere", { lines: [1n as never] });
+  expect(await h.ext.renderPanel("nowhere", { lines: [1n as never] })).toBe(false);
+  expect(h.logs.some((line) => line.includes("panel_render not sent"))).toBe(true);
+  h.end();
+  await h.done;
 });
