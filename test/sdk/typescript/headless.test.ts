@@ -7,7 +7,9 @@
  * interceptor blocking and rewriting args, zot's tool_result interceptor
  * replacing content, the assistant_message interceptor replacing text, a
  * turn_start subscription, and a clean exit on shutdown (onShutdown ran,
- * run() resolved). Deno is not installed on this machine: not covered.
+ * run() resolved), and hostile sizes through the real pipes (a 3 MB frame in;
+ * a 5 MiB result refused by the SDK instead of disconnecting the extension).
+ * Deno is not installed on this machine: not covered.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -68,3 +70,21 @@ describe.each(["bun", "node"] as const)("the SDK under %s", (runtime) => {
     expect(log).toContain("[sdk-probe] tool probe_throw failed: boom in tool");
   }, 40_000);
 });
+
+test("hostile sizes through the real pipes: 3 MiB of tool args arrive whole; a 5 MiB echo is refused by the SDK, not sent to disconnect the extension", async () => {
+  const ext = probeExtension(env.base, "node");
+  const three = "é".repeat(1_500_000); // 3 MB of UTF-8 in one frame, split across many pipe reads
+  const five = "f".repeat(5 * 1024 * 1024);
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "big", name: "probe_echo", arguments: { text: three } }, { id: "huge", name: "probe_echo", arguments: { text: five } }] },
+    { type: "tool_calls", calls: [{ id: "after", name: "probe_echo", arguments: { text: "still here" } }] },
+    { type: "text", text: "done" },
+  );
+  const result = await env.run(["-p", "go", ...env.providerArgs(), "--ext", ext], { timeoutMs: 30_000 });
+  expect(result.code).toBe(0);
+  const sent = toolResultsSent(env.server.requests[1]);
+  expect(sent.get("big")).toBe(`echo: ${three}`);
+  expect(sent.get("huge")).toContain("result not sent: tool_result frame is");
+  // The extension was not disconnected: its tool still answers on the next step.
+  expect(toolResultsSent(env.server.requests[2]).get("after")).toBe("echo: still here");
+}, 40_000);
