@@ -1,14 +1,15 @@
 /**
  * The extensions written on the TypeScript SDK load and work through
  * dist/zot (print mode, stand-in model), run from where they are in the repo
- * (they import the SDK by a relative path): the scaffold template
+ * (the template and guard-ts from where they are: they import the SDK by a
+ * relative path; todo-ts from a temp copy, as it writes state): the template
  * sdk/typescript/template (its /hello command and greet tool),
  * examples/todo-ts (add_todo saves todos.json in the extension's data_dir)
  * and examples/guard-ts (blocks `rm -rf /`, rewrites `git push --force`,
  * redacts a secret from a tool result).
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs } from "../../support/temp.ts";
 import { createModeEnv, toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
@@ -37,10 +38,12 @@ test("the template: /hello displays, the greet tool answers", async () => {
 }, 30_000);
 
 test("todo-ts: add_todo saves in the extension's data_dir; guard-ts blocks, rewrites and redacts", async () => {
-  // todo-ts writes todos.json beside its manifest: run a copy inside the repo's examples dir so its import still resolves.
-  const todo = join(EXAMPLES, `.todo-ts-test-${process.pid}`);
+  // todo-ts writes todos.json beside its manifest: run a temp copy, its SDK import made absolute.
+  const todo = join(env.base, "todo-ts");
   cpSync(join(EXAMPLES, "todo-ts"), todo, { recursive: true });
-  try {
+  const main = join(todo, "index.ts");
+  writeFileSync(main, readFileSync(main, "utf8").replace('"../../sdk/typescript/src/index.ts"', JSON.stringify(join(SDK_DIR, "src", "index.ts"))));
+  {
     env.server.enqueue(
       {
         type: "tool_calls",
@@ -63,8 +66,5 @@ test("todo-ts: add_todo saves in the extension's data_dir; guard-ts blocks, rewr
     expect(sent.get("b2")).toContain("git push --force-with-lease origin main");
     expect(sent.get("b3")).toContain("key=[redacted]");
     expect(sent.get("b3")).not.toContain("sk-abcdefghijklmnop");
-  } finally {
-    rmSync(todo, { recursive: true, force: true });
   }
-  expect(existsSync(todo)).toBe(false);
 }, 40_000);
