@@ -6,9 +6,11 @@
  * sdk/typescript/template (its /hello command and greet tool),
  * examples/todo-ts (add_todo saves todos.json in the extension's data_dir)
  * and examples/guard-ts (blocks `rm -rf /`, rewrites `git push --force`,
- * redacts a secret from a tool result).
+ * redacts a secret from a tool result); todo-ts's panel in a PTY.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { stopAllTuis } from "../../support/tui-pty.ts";
+import { TEST_MS, startChat } from "../../modes/tui-chat.ts";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs } from "../../support/temp.ts";
@@ -23,8 +25,18 @@ beforeEach(() => {
   env = createModeEnv();
 });
 afterEach(async () => {
+  await stopAllTuis();
   await env.dispose();
 });
+
+/** A temp copy of examples/todo-ts (it writes todos.json beside its manifest), its SDK import made absolute. */
+function todoCopy(): string {
+  const todo = join(env.base, "todo-ts");
+  cpSync(join(EXAMPLES, "todo-ts"), todo, { recursive: true });
+  const main = join(todo, "index.ts");
+  writeFileSync(main, readFileSync(main, "utf8").replace('"../../sdk/typescript/src/index.ts"', JSON.stringify(join(SDK_DIR, "src", "index.ts"))));
+  return todo;
+}
 
 test("the template: /hello displays, the greet tool answers", async () => {
   const template = join(SDK_DIR, "template");
@@ -38,11 +50,7 @@ test("the template: /hello displays, the greet tool answers", async () => {
 }, 30_000);
 
 test("todo-ts: add_todo saves in the extension's data_dir; guard-ts blocks, rewrites and redacts", async () => {
-  // todo-ts writes todos.json beside its manifest: run a temp copy, its SDK import made absolute.
-  const todo = join(env.base, "todo-ts");
-  cpSync(join(EXAMPLES, "todo-ts"), todo, { recursive: true });
-  const main = join(todo, "index.ts");
-  writeFileSync(main, readFileSync(main, "utf8").replace('"../../sdk/typescript/src/index.ts"', JSON.stringify(join(SDK_DIR, "src", "index.ts"))));
+  const todo = todoCopy();
   {
     env.server.enqueue(
       {
@@ -68,3 +76,28 @@ test("todo-ts: add_todo saves in the extension's data_dir; guard-ts blocks, rewr
     expect(sent.get("b3")).not.toContain("sk-abcdefghijklmnop");
   }
 }, 40_000);
+
+test("todo-ts in the chat screen: /todos, add an item typed fast, toggle it; saved", async () => {
+  const todo = todoCopy();
+  const tui = await startChat(env, { args: ["--ext", todo] });
+  // Registered once the slash popup lists the command (typed again until it does).
+  const onScreen = (text: string): boolean => tui.screen.screen().some((row) => row.includes(text));
+  for (let tries = 0; ; tries++) {
+    tui.type("/todo");
+    const found = await tui.waitFor(() => (onScreen("your todo list") ? "yes" : onScreen("no matches") ? "no" : undefined), "the slash popup");
+    tui.press("ctrl+u");
+    await tui.waitFor(() => !onScreen("your todo list") && !onScreen("no matches"), "the popup to close");
+    if (found === "yes") break;
+    if (tries > 200) throw new Error(`todo-ts never registered\n${tui.dump()}`);
+    await Bun.sleep(50);
+  }
+  tui.type("/todos");
+  tui.press("enter");
+  await tui.waitForText("╭─ Todos", "screen");
+  tui.type("abuy oat milk and bread");
+  tui.press("enter");
+  await tui.waitForText("□ buy oat milk and bread", "screen");
+  tui.type("x");
+  await tui.waitForText("✓ buy oat milk and bread", "screen");
+  expect(JSON.parse(readFileSync(join(todo, "todos.json"), "utf8"))).toEqual([{ text: "buy oat milk and bread", done: true }]);
+}, TEST_MS);
