@@ -3,14 +3,17 @@
  * program and a README. Python uses the SDK: sdk/python/template with the
  * name substituted and sdk/python/zot_extension vendored beside main.py
  * (embedded in the binary by scaffold-python-sdk.ts; `/hello` and the
- * `shout` tool). TypeScript and shell are raw-protocol programs (no SDK on
- * main yet): they say hello, register `/<command>` (a display note) and the
- * tool `<command>_echo {text}`, send ready, answer shutdown with
- * shutdown_ack and exit, exit on stdin EOF, ignore frames they do not know
- * and log bad input to stderr instead of dying. Every scaffold passes
- * `zot ext test` as generated.
+ * `shout` tool); TypeScript likewise (sdk/typescript/template, its dist/
+ * vendored as zot-sdk/, scaffold-ts-sdk.ts; `/hello` and `greet`). Shell
+ * is a raw-protocol program: it says hello, registers `/<command>` (a
+ * display note) and the tool `<command>_echo {text}`, sends ready, answers
+ * shutdown with shutdown_ack and exits, exits on stdin EOF, ignores frames
+ * it does not know and logs bad input to stderr instead of dying (the raw
+ * TypeScript and Python programs are kept in rawFiles for people who want
+ * no SDK). Every scaffold passes `zot ext test` as generated.
  */
 import { PYTHON_SDK_FILES, PYTHON_TEMPLATE, TEMPLATE_NAME } from "./scaffold-python-sdk.ts";
+import { TYPESCRIPT_SDK_FILES, TYPESCRIPT_TEMPLATE } from "./scaffold-ts-sdk.ts";
 export const SCAFFOLD_LANGUAGES = ["ts", "python", "sh"] as const;
 export type ScaffoldLanguage = (typeof SCAFFOLD_LANGUAGES)[number];
 
@@ -207,8 +210,20 @@ function pythonSdk(names: ScaffoldNames): Scaffold {
   return { files, command: "hello", tool: "shout" };
 }
 
+function typescriptSdk(names: ScaffoldNames): Scaffold {
+  const named = (text: string): string => text.replaceAll(TEMPLATE_NAME, names.name);
+  const files: ScaffoldFile[] = [
+    { path: "extension.json", text: named(TYPESCRIPT_TEMPLATE["extension.json"]), executable: false },
+    { path: "main.ts", text: named(TYPESCRIPT_TEMPLATE["main.ts"]), executable: false },
+    { path: "README.md", text: named(TYPESCRIPT_TEMPLATE["README.md"]), executable: false },
+    ...Object.entries(TYPESCRIPT_SDK_FILES).map(([file, text]) => ({ path: `zot-sdk/${file}`, text, executable: false })),
+  ];
+  return { files, command: "hello", tool: "greet" };
+}
+
 export function scaffold(names: ScaffoldNames, language: ScaffoldLanguage): Scaffold {
   if (language === "python") return pythonSdk(names);
+  if (language === "ts") return typescriptSdk(names);
   return { files: rawFiles(names, language), command: names.command, tool: names.tool };
 }
 

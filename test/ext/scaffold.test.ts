@@ -19,9 +19,9 @@ afterEach(async () => {
 });
 
 describe("zot ext new", () => {
-  // Python scaffolds the SDK template (/hello, shout); ts and sh the raw-protocol program.
+  // Python and ts scaffold their SDK's template (/hello, shout / greet); sh the raw-protocol program.
   const registers = (lang: string, name: string): { command: string; tool: string } =>
-    lang === "python" ? { command: "hello", tool: "shout" } : { command: name, tool: `${name}_echo` };
+    lang === "python" ? { command: "hello", tool: "shout" } : lang === "ts" ? { command: "hello", tool: "greet" } : { command: name, tool: `${name}_echo` };
   for (const lang of ["ts", "python", "sh"] as const) {
     test(`--lang ${lang}: loads with --ext at once and passes zot ext test`, async () => {
       const name = `hello-${lang}`;
@@ -33,6 +33,7 @@ describe("zot ext new", () => {
       const manifest = JSON.parse(readFileSync(join(dir, "extension.json"), "utf8")) as { name: string; exec: string };
       expect(manifest.name).toBe(name);
       if (manifest.exec.startsWith("./")) expect(statSync(join(dir, manifest.exec)).mode & 0o111).not.toBe(0);
+      if (lang === "ts") expect(readdirSync(join(dir, "zot-sdk")).sort()).toEqual(readdirSync(join(REPO_ROOT, "sdk", "typescript", "dist")).sort());
       if (lang === "python") expect(readdirSync(join(dir, "zot_extension")).sort()).toEqual(readdirSync(join(REPO_ROOT, "sdk", "python", "zot_extension")).filter((f) => !f.startsWith("__pycache__")).sort());
       expect(existsSync(join(dir, "README.md"))).toBe(true);
 
@@ -43,7 +44,7 @@ describe("zot ext new", () => {
       expect(report.checks.map((check) => check.check)).toEqual(expect.arrayContaining([`tool ${tool}`, `command /${command}`, "shutdown", "eof"]));
 
       env.server.enqueue(
-        { type: "tool_calls", calls: [{ id: "c1", name: tool, arguments: { text: "scaffolded" } }] },
+        { type: "tool_calls", calls: [{ id: "c1", name: tool, arguments: { text: "scaffolded", name: "scaffolded" } }] },
         { type: "text", text: "done" },
       );
       const run = await env.run(["-p", "echo it", ...env.providerArgs(), "--ext", dir], { timeoutMs: 28_000 });
