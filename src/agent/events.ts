@@ -11,6 +11,9 @@
  * RPC output never write a UI-only event (isUiOnlyEvent), and
  * toJsonEventLine returns "" for one.
  *
+ * The subagent_* events (src/agents) report the children of the `agent`
+ * tool, each tagged with its agent_id (docs/json.md).
+ *
  * toJsonEventLine(event) returns one JSON line (with its trailing "\n"):
  * `type` first, content blocks in their wire shapes (image data replaced by a
  * byte count, tool-call args parsed (raw text when malformed or too deep), thinking/reasoning omitted) and `<`, `>`,
@@ -59,7 +62,30 @@ export type AgentEvent =
   | { readonly type: "done" }
   | { readonly type: "error"; readonly message: string }
   /** Fields in JSON order: provider, attempt, max_retries, delay_ms, status?, error, message. */
-  | ({ readonly type: "retry" } & RetryNotice);
+  | ({ readonly type: "retry" } & RetryNotice)
+  /** A subagent (`agent` tool call `tool_id`) started; src/agents, docs/agents.md. */
+  | {
+      readonly type: "subagent_start";
+      readonly agent_id: string;
+      readonly agent_run_id: string;
+      readonly name: string;
+      readonly tool_id: string;
+      readonly description: string;
+      readonly agent?: string;
+    }
+  /** One event of a running subagent, in its --json form. */
+  | { readonly type: "subagent_event"; readonly agent_id: string; readonly agent_run_id: string; readonly event: Readonly<Record<string, unknown>> }
+  /** The subagent returned (paired with its start by agent_run_id). */
+  | {
+      readonly type: "subagent_stop";
+      readonly agent_id: string;
+      readonly agent_run_id: string;
+      readonly name: string;
+      readonly tool_id: string;
+      readonly status: "completed" | "failed" | "cancelled" | "timed_out";
+      readonly error?: string;
+      readonly usage: UsageFields;
+    };
 
 export type AgentEventType = AgentEvent["type"];
 

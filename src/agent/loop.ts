@@ -11,8 +11,9 @@
  * unless empty or aborted with tool calls → hooks.onAssistantMessage →
  * append + assistant_message (unless hidden) → tool_call per call →
  * turn_end. The usage row is persisted after the message row. A tool_use stop runs the
- * calls through the choke point (tool-exec.ts), appends one tool message and
- * loops. The last event of every prompt is exactly one `done` (normal end or
+ * calls through the choke point (tool-exec.ts), adds any usage a tool
+ * reported (ToolOutcome.usage: subagents) to the cumulative total, appends
+ * one tool message and loops. The last event of every prompt is exactly one `done` (normal end or
  * blocked turn) or `error` (failure, abort, max steps).
  *
  * Automatic compaction (compaction.ts) runs at the top of a step, before
@@ -321,6 +322,8 @@ export async function runPrompt(
           details: record.outcome.details,
         }),
     });
+    // Tools that spent model usage themselves (subagents) count towards the session's totals.
+    for (const record of records) if (record.outcome.usage !== undefined) addUsage(core.cumulative, record.outcome.usage);
     appendMessage(core, toolResultMessage(records));
     if (shouldMirrorImages(core)) {
       const mirror = imageMirrorMessage(records);

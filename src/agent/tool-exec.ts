@@ -179,6 +179,7 @@ async function execute(
     signal: options.signal,
     onProgress: onProgress === undefined ? ignoreProgress : (text: string) => onProgress(call.id, text),
     jailRoot: env.jailRoot,
+    callId: call.id,
   };
   try {
     const outcome: unknown = await tool.execute(args, ctx);

@@ -1,6 +1,8 @@
 /**
  * The zot entry point. Routes argv: `zot ext …` to the extension CLI,
- * `zot login …` / `zot logout …` to the key store (login-command.ts), the
+ * `zot login …` / `zot logout …` to the key store (login-command.ts),
+ * `zot agents` to the subagent run listing and the hidden `zot swarm-child`
+ * to one subagent run (src/agents), the
  * version and help flags to instant answers, everything else to a mode. Only
  * what a route needs is imported: `zot --version` loads nothing but the
  * version (not even the output writers), and the extension host and
@@ -17,6 +19,15 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
   if (first === "ext") {
     const { runExtCli } = await import("./ext-command.ts");
     return runExtCli(argv.slice(1));
+  }
+  if (first === "swarm-child") {
+    // Hidden: a subagent run for a parent zot (src/agents, modes/swarm-child.ts).
+    const { runSwarmChild } = await import("../modes/swarm-child.ts");
+    return runSwarmChild();
+  }
+  if (first === "agents") {
+    const { runAgentsCli } = await import("../agents/cli.ts");
+    return runAgentsCli(argv.slice(1));
   }
   if (first === "login" || first === "logout") {
     const { runLoginCli } = await import("./login-command.ts");

@@ -1,8 +1,9 @@
 /**
  * $ZOT_HOME/config.json: user defaults that flags override (reference notes
- * §1.8): provider, model, reasoning, plus zot's auto_compact share and
+ * §1.8): provider, model, reasoning, plus zot's auto_compact share,
  * ext_ready_timeout_ms (the extension startup bound; the env var
- * ZOT_EXT_READY_TIMEOUT_MS wins over it). Unknown
+ * ZOT_EXT_READY_TIMEOUT_MS wins over it) and the subagent settings agents,
+ * agents_max_concurrent, agent_timeout_ms (docs/agents.md). Unknown
  * fields are kept untouched (the original writes theme, inline images,
  * changelog markers). A missing file is an empty config. An unreadable
  * file, invalid JSON (nested deeper than MAX_JSON_DEPTH included) or a top level that is not an object yields one warning
@@ -24,6 +25,12 @@ const FIELD_SCHEMAS = {
   auto_compact: v.union([v.pipe(v.number(), v.minValue(0.05), v.maxValue(1)), v.literal(false)], "expected a number between 0.05 and 1, or false"),
   /** How long extensions get to say hello and ready at startup, in ms. */
   ext_ready_timeout_ms: v.pipe(v.number("expected a number of milliseconds"), v.integer("expected a whole number of milliseconds"), v.minValue(1, "expected a positive number of milliseconds")),
+  /** The `agent` tool (subagents, docs/agents.md) is offered to the model. */
+  agents: v.boolean("expected true or false"),
+  /** How many subagents run at once (1-32). */
+  agents_max_concurrent: v.pipe(v.number("expected a number"), v.integer("expected a whole number"), v.minValue(1, "expected at least 1"), v.maxValue(32, "expected at most 32")),
+  /** How long one subagent run may take, in ms. */
+  agent_timeout_ms: v.pipe(v.number("expected a number of milliseconds"), v.integer("expected a whole number of milliseconds"), v.minValue(1, "expected a positive number of milliseconds")),
 } as const;
 
 type ConfigField = keyof typeof FIELD_SCHEMAS;

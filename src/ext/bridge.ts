@@ -44,6 +44,8 @@ export interface BridgeOptions {
   /** Interactive hosts may run interactive tools and accept `submit`. */
   readonly interactive: boolean;
   readonly permissions?: PermissionPolicy;
+  /** A swarm child's agent_id: carried by every lifecycle notification. */
+  readonly agentId?: string;
 }
 
 export class ExtensionBridge {
@@ -59,7 +61,7 @@ export class ExtensionBridge {
     readonly manager: ExtensionManager,
     readonly options: BridgeOptions,
   ) {
-    this.context = { sessionId: options.sessionId, cwd: options.cwd };
+    this.context = { sessionId: options.sessionId, cwd: options.cwd, ...(options.agentId !== undefined ? { agentId: options.agentId } : {}) };
     this.provider = options.provider;
     this.model = options.model;
     this.hooks = {
@@ -171,6 +173,29 @@ export class ExtensionBridge {
     this.sessionStart();
   }
 
+  /** The conversation notifications are about now (a subagent's stop reuses its start's). */
+  get sessionId(): string {
+    return this.context.sessionId;
+  }
+
+  /** A local swarm runner starts (extensions.md "swarm boundaries"); `sessionId` is the task's parent conversation. */
+  subagentStart(info: { readonly sessionId: string; readonly agentId: string; readonly agentRunId: string; readonly name: string }): void {
+    emitLifecycle(this.manager, { ...this.context, sessionId: info.sessionId }, "subagent_start", {
+      agent_id: info.agentId, agent_run_id: info.agentRunId, name: info.name,
+    });
+  }
+
+  /** That runner returned with its terminal status. */
+  subagentStop(
+    info: { readonly sessionId: string; readonly agentId: string; readonly agentRunId: string; readonly name: string },
+    status: string,
+    error: string | undefined,
+  ): void {
+    emitLifecycle(this.manager, { ...this.context, sessionId: info.sessionId }, "subagent_stop", {
+      agent_id: info.agentId, agent_run_id: info.agentRunId, name: info.name, status, ...(error !== undefined ? { error } : {}),
+    });
+  }
+
   dispose(): void {
     this.detachCallTool?.();
     this.detachCallTool = undefined;
@@ -191,6 +216,7 @@ export class ExtensionBridge {
     const payload = {
       session_id: this.context.sessionId,
       agent_run_id: `run-${this.runCounter}`,
+      ...(this.context.agentId !== undefined ? { agent_id: this.context.agentId } : {}),
       cwd: this.context.cwd,
       provider: this.provider,
       model: this.model,

@@ -1,6 +1,6 @@
 /**
  * Lifecycle notifications (extensions.md `event`, "Lifecycle payloads"). Each
- * notification carries session_id, cwd and a manager-wide, strictly
+ * notification carries session_id, cwd (and agent_id in a swarm child) and a manager-wide, strictly
  * increasing sequence (one number per notification, whoever subscribes), and
  * is queued to every subscribed extension through its ordered, bounded
  * outbound queue: emitting never waits for a subprocess, and a subscriber
@@ -13,6 +13,8 @@ import type { ExtensionManager } from "./manager.ts";
 export interface LifecycleContext {
   readonly sessionId: string;
   readonly cwd: string;
+  /** Set in a swarm child: every notification carries `agent_id`. */
+  readonly agentId?: string;
 }
 
 /** True when at least one running extension subscribed to `event`. */
@@ -35,7 +37,10 @@ export function emitLifecycle(
   let frame: Record<string, unknown> | undefined;
   for (const connection of only === undefined ? manager.connections() : [only]) {
     if (connection.closed || !manager.subscriptions.get(connection.name)?.events.has(event)) continue;
-    frame ??= { type: "event", event, session_id: context.sessionId, cwd: context.cwd, sequence, ...payload };
+    frame ??= {
+      type: "event", event, session_id: context.sessionId, cwd: context.cwd, sequence,
+      ...(context.agentId !== undefined ? { agent_id: context.agentId } : {}), ...payload,
+    };
     connection.send(frame as { type: "event"; event: string });
   }
   return sequence;

@@ -6,7 +6,9 @@
  * print nothing on stdout (the runner reports them on stderr). On a terminal
  * the text is sanitized (common/terminal-text.ts); a pipe gets it raw. A
  * provider retry is one `zot: <provider>: retrying in 4 s (retry 1 of 5): 429
- * rate limited` line on stderr as it happens.
+ * rate limited` line on stderr as it happens, and so is each subagent's
+ * start and stop (`zot: agent <agent_id> started: <description>`,
+ * `zot: agent <agent_id> <status>[: <error>]`; docs/agents.md).
  */
 import type { AgentEvent } from "../agent/events.ts";
 import { forStdout } from "../common/terminal-text.ts";
@@ -19,6 +21,10 @@ function visibleText(event: Extract<AgentEvent, { type: "assistant_message" }>):
   return parts.join("\n");
 }
 
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
 function withNewline(text: string): string {
   return text.endsWith("\n") ? text : `${text}\n`;
 }
@@ -29,6 +35,8 @@ export function createPrintOutput(writer: StdoutWriter = new StdoutWriter(), war
   return {
     event(event) {
       if (event.type === "retry") warn(`zot: ${event.message}\n`);
+      if (event.type === "subagent_start") warn(`zot: agent ${event.agent_id} started: ${oneLine(event.description)}\n`);
+      if (event.type === "subagent_stop") warn(`zot: agent ${event.agent_id} ${event.status}${event.error !== undefined ? `: ${oneLine(event.error)}` : ""}\n`);
       if (event.type !== "assistant_message") return;
       const text = visibleText(event);
       if (text !== "") finalText = text;

@@ -6,7 +6,8 @@
  * numbered picker on stderr (sanitized on a terminal: titles come from
  * session files) reading the choice from stdin (needs a terminal on stdin);
  * --fork <path> → a new session holding a copy of that one
- * (session/fork.ts); else a new file. A session another zot is writing is
+ * (session/fork.ts); else a new file (a swarm child's: under its own
+ * sessions root, meta `parent` = the parent conversation and `agent_id`). A session another zot is writing is
  * refused (SessionError "busy", naming the `--fork` remedy). $ZOT_HOME and
  * the sessions directories are kept private (0700). Empty, stale sessions of
  * this cwd's directory are pruned (never our own). The persistence callbacks
@@ -61,6 +62,14 @@ export interface SessionSetupInput {
   readonly model: string;
   readonly warn: (line: string) => void;
   readonly signal: AbortSignal;
+  /** A swarm child's new session: under this sessions root, linked to the parent conversation. */
+  readonly subagent?: SubagentSessionLink;
+}
+
+export interface SubagentSessionLink {
+  readonly sessionsRoot: string;
+  readonly parentSessionId: string;
+  readonly agentId: string;
 }
 
 const NO_SESSION: HeadlessSession = {
@@ -149,7 +158,11 @@ function tightenSessionDirs(input: SessionSetupInput): void {
 export async function openHeadlessSession(input: SessionSetupInput): Promise<HeadlessSession> {
   if (input.choice.kind === "none") return NO_SESSION;
   tightenSessionDirs(input);
-  const newSession = { cwd: input.cwd, provider: input.provider, model: input.model, sessionsRoot: input.paths.sessions };
+  const link = input.subagent;
+  const newSession = {
+    cwd: input.cwd, provider: input.provider, model: input.model, sessionsRoot: link?.sessionsRoot ?? input.paths.sessions,
+    ...(link !== undefined ? { parent: link.parentSessionId, agentId: link.agentId } : {}),
+  };
   let loaded: LoadedSession | undefined;
   let writer: SessionWriter;
   if (input.choice.kind === "fork") {
@@ -168,7 +181,7 @@ export async function openHeadlessSession(input: SessionSetupInput): Promise<Hea
   if (loaded !== undefined && (writer.meta.provider !== input.provider || writer.meta.model !== input.model)) {
     writer.appendMeta({ provider: input.provider, model: input.model });
   }
-  const pruned = pruneEmptySessions(sessionDirForCwd(input.cwd, input.paths.sessions), { keep: [writer.path] }).then(
+  const pruned = pruneEmptySessions(sessionDirForCwd(input.cwd, newSession.sessionsRoot), { keep: [writer.path] }).then(
     () => undefined,
     () => undefined,
   );

@@ -43,6 +43,11 @@
  * `launch` records the provider zot started with and its --api-key /
  * --base-url, which belong to that provider only (model switches).
  *
+ * With config.json `agents: true` the run gets the `agent` tool and a swarm
+ * supervisor (src/agents, docs/agents.md; `swarm`); a swarm child
+ * (`swarmChild`) never does, tags its notifications with agent_id and links
+ * its session file to the parent conversation.
+ *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
@@ -78,10 +83,11 @@ import {
   type ProviderName,
   type ResolvedModel,
 } from "../providers/index.ts";
-import { ToolRegistry, builtinTools } from "../tools/index.ts";
+import { FILE_AND_SHELL_TOOL_NAMES, ToolRegistry, builtinTools } from "../tools/index.ts";
 import type { Cleanup } from "./cleanup.ts";
 import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
+import type { Swarm } from "../agents/index.ts";
 
 /** The extension host of a run that has extensions to load. */
 export interface HeadlessExtensions {
@@ -105,6 +111,16 @@ export interface HeadlessRuntime {
   readonly launch: LaunchProvider;
   /** Interactive mode only: true when no provider had a key (the agent's client fails every call until /login). */
   readonly credentialMissing: boolean;
+  /** Subagents (config.json `agents: true`, not in a swarm child): the supervisor whose events a UI follows. */
+  readonly swarm: Swarm | undefined;
+}
+
+/** A swarm child's identity (modes/swarm-child.ts). */
+export interface SwarmChildSetup {
+  readonly agentId: string;
+  readonly parentSessionId: string;
+  /** Where its session file goes; undefined = none. */
+  readonly sessionsRoot: string | undefined;
 }
 
 export interface LaunchProvider {
@@ -141,6 +157,8 @@ export interface HeadlessSetupInput {
    * started (so /reload-ext can pick up extensions created later).
    */
   readonly interactive?: InteractiveSetup;
+  /** This run is a swarm child: its notifications carry agent_id, its session links to the parent, and it gets no `agent` tool. */
+  readonly swarmChild?: SwarmChildSetup;
 }
 
 /** Providers tried, in order, when neither --provider nor --model was given and the chosen one has no key. */
@@ -271,6 +289,47 @@ function configReasoning(config: ZotConfig, warn: (text: string) => void): Headl
   }
 }
 
+/** The supervisor and `agent` tool of a parent run (src/agents); ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. */
+async function createRunSwarm(
+  input: HeadlessSetupInput,
+  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession },
+): Promise<Swarm> {
+  const { createSwarm } = await import("../agents/index.ts");
+  const { flags, options } = input;
+  const envTimeout = Number(process.env.ZOT_AGENT_TIMEOUT_MS);
+  const fallbackSessionId = crypto.randomUUID();
+  const bridge = run.bridge;
+  return createSwarm({
+    cwd: run.cwd,
+    zotHome: run.paths.home,
+    settings: {
+      provider: run.resolved.provider,
+      model: run.resolved.model.id,
+      base_url: flags.baseUrl,
+      api_key: flags.apiKey,
+      reasoning: flags.reasoning,
+      max_steps: flags.maxSteps,
+      append_system_prompt: [],
+      ext: flags.ext,
+      no_ext: flags.noExt,
+      no_skill: flags.noSkill,
+      with_skills: flags.withSkills,
+      jail: flags.jail,
+    },
+    allowedTools: options.tools.none ? [] : (options.tools.only ?? FILE_AND_SHELL_TOOL_NAMES),
+    sessions: options.session.kind !== "none",
+    maxConcurrent: run.config.agents_max_concurrent,
+    timeoutMs: Number.isSafeInteger(envTimeout) && envTimeout > 0 ? envTimeout : run.config.agent_timeout_ms,
+    parentSessionId: () => run.session.writer?.id ?? bridge?.sessionId ?? fallbackSessionId,
+    observer:
+      bridge === undefined
+        ? undefined
+        : { start: (identity) => bridge.subagentStart(identity), stop: (identity, status, error) => bridge.subagentStop(identity, status, error) },
+    onEvent: input.onEvent,
+    warn: input.warn,
+  });
+}
+
 export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup): Promise<HeadlessRuntime> {
   const { flags, options, warn } = input;
   const cwd = resolveWorkingDirectory(flags.cwd);
@@ -330,8 +389,10 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
       onWarning: (message) => warn(`zot: warning: ${message}\n`),
     });
   });
+  const child = input.swarmChild;
   const session = await openHeadlessSession({
-    choice: options.session,
+    choice: child !== undefined && child.sessionsRoot === undefined ? { kind: "none" } : options.session,
+    ...(child?.sessionsRoot !== undefined ? { subagent: { sessionsRoot: child.sessionsRoot, parentSessionId: child.parentSessionId, agentId: child.agentId } } : {}),
     cwd,
     paths,
     provider: resolved.provider,
@@ -355,12 +416,19 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
       model: resolved.model.id,
       interactive,
       permissions,
+      agentId: child?.agentId,
     });
     extensions = { manager, bridge };
   }
   const bridge = extensions?.bridge;
+  const swarm = child === undefined && config.agents === true ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session }) : undefined;
 
   const tools = await toolRegistry(options, await skillsFound);
+  if (swarm !== undefined) {
+    tools.register(swarm.tool);
+    // Runs before the extensions stop (cleanup runs in reverse): subagent_stop still reaches them.
+    cleanup.add(() => swarm.supervisor.close());
+  }
   // No await from here to the listeners: a tool registered in between would be missed.
   if (manager !== undefined) {
     // The registry refuses names taken by (or reserved for) built-ins; the manager already logged conflicts.
@@ -424,5 +492,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
-  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound, swarm };
 }

@@ -3,7 +3,7 @@
  * UTF-8). Every row has a `type` field, written first (readers peek at it
  * without parsing the line, see lines.ts):
  *
- *   {"type":"meta","meta":{"id","cwd","model","provider","started","version","title"?,"parent"?,"fork_point"?}}
+ *   {"type":"meta","meta":{"id","cwd","model","provider","started","version","title"?,"parent"?,"fork_point"?,"agent_id"?}}
  *       Line 1 is always a meta row. Later meta rows (model switch, rename)
  *       are complete replacements: the last one wins.
  *   {"type":"message","message":{"role","content":[block...],"time","meta"?}}
@@ -48,6 +48,8 @@ export interface SessionMeta {
   readonly parent?: string;
   /** Number of parent message rows copied into this fork. */
   readonly fork_point?: number;
+  /** A subagent's session: its agent_id (`parent` is then the parent conversation's id). */
+  readonly agent_id?: string;
 }
 
 export type SessionRow =
@@ -74,6 +76,7 @@ const MetaSchema = v.object({
   title: v.optional(v.string()),
   parent: v.optional(v.string()),
   fork_point: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  agent_id: v.optional(v.string()),
 });
 
 const tokenCount = v.optional(v.number(), 0);

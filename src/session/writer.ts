@@ -49,6 +49,8 @@ export interface NewSessionOptions {
   readonly title?: string;
   readonly parent?: string;
   readonly forkPoint?: number;
+  /** A subagent's session: its agent_id (with `parent` the parent conversation's id). */
+  readonly agentId?: string;
   /** Start time; default now. */
   readonly now?: Date;
 }
@@ -169,6 +171,7 @@ export class SessionWriter {
         ...(options.title !== undefined ? { title: options.title } : {}),
         ...(options.parent !== undefined ? { parent: options.parent } : {}),
         ...(options.forkPoint !== undefined ? { fork_point: options.forkPoint } : {}),
+        ...(options.agentId !== undefined ? { agent_id: options.agentId } : {}),
       };
       let fd: number;
       try {

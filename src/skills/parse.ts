@@ -8,7 +8,9 @@
  * `- item` lists and one level of nested mapping (used by `permissions`).
  * Recognised keys: name, description, allowed-tools / allowed_tools,
  * permissions. allowed-tools and permissions are parsed and kept, never
- * enforced. Pure functions: nothing here touches the file system or throws.
+ * enforced. Every other top-level key lands in `others` (a list for `[a, b]`
+ * or `- item` values, else the scalar), for other markdown-with-frontmatter
+ * files (agent definitions, src/agents). Pure functions: nothing here touches the file system or throws.
  */
 
 export interface SkillFrontmatter {
@@ -19,6 +21,8 @@ export interface SkillFrontmatter {
   readonly allowedTools: readonly string[];
   /** Tool name → patterns, e.g. `bash: ["git *"]`. */
   readonly permissions: Readonly<Record<string, readonly string[]>>;
+  /** Every other top-level key: a list for `[a, b]` / `- item` values, else the scalar. */
+  readonly others: Readonly<Record<string, string | readonly string[]>>;
 }
 
 export interface SplitSkillFile {
@@ -27,7 +31,7 @@ export interface SplitSkillFile {
   readonly body: string;
 }
 
-export const EMPTY_FRONTMATTER: SkillFrontmatter = { name: undefined, description: undefined, allowedTools: [], permissions: {} };
+export const EMPTY_FRONTMATTER: SkillFrontmatter = { name: undefined, description: undefined, allowedTools: [], permissions: {}, others: {} };
 
 const FENCE = "---";
 
@@ -204,6 +208,7 @@ export function parseFrontmatter(frontmatter: string): SkillFrontmatter {
   let description: string | undefined;
   let allowedTools: string[] = [];
   let permissions: Record<string, string[]> = {};
+  const others: Record<string, string | string[]> = {};
   for (let at = 0; at < lines.length; at++) {
     const line = lines[at];
     if (line === undefined || isSkippable(line) || line.indent > 0) continue;
@@ -230,12 +235,15 @@ export function parseFrontmatter(frontmatter: string): SkillFrontmatter {
       case "permissions":
         permissions = value === "" ? permissionMap(children) : {};
         break;
-      default:
+      default: {
+        const isList = value.startsWith("[") || (value === "" && children.some((child) => child.text.startsWith("-")));
+        others[pair.key] = isList ? (value === "" ? blockList(children) : inlineList(value)) : scalar();
         break;
+      }
     }
     at += children.length;
   }
-  return { name, description, allowedTools, permissions };
+  return { name, description, allowedTools, permissions, others };
 }
 
 export interface ParsedSkillFile extends SkillFrontmatter {

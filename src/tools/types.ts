@@ -4,7 +4,7 @@
  * expected failure; it returns an outcome with isError and, where it knows,
  * a typed status (blocked by policy, cancelled, timed out).
  */
-import type { ImageBlock, TextBlock, ToolSpec } from "../providers/types.ts";
+import type { ImageBlock, TextBlock, ToolSpec, Usage } from "../providers/types.ts";
 
 export type ToolResultContent = TextBlock | ImageBlock;
 
@@ -21,6 +21,8 @@ export interface ToolOutcome {
   readonly extension?: string;
   /** Deferred tools to activate from the next request on. */
   readonly activateTools?: readonly string[];
+  /** Model usage the tool spent on the user's behalf (a subagent): added to the session's cumulative usage. */
+  readonly usage?: Usage;
 }
 
 export interface ToolContext {
@@ -31,6 +33,8 @@ export interface ToolContext {
   readonly onProgress: (text: string) => void;
   /** When set, file tools must refuse paths outside this root (symlinks resolved). */
   readonly jailRoot?: string;
+  /** The id of the tool call being executed (the model's call id). */
+  readonly callId?: string;
 }
 
 export interface Tool extends ToolSpec {

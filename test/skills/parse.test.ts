@@ -79,7 +79,7 @@ describe("parseFrontmatter", () => {
 
   test("comments, unknown keys and missing fields", () => {
     const fields = parseFrontmatter("# comment\nlicense: MIT\nmetadata:\n  owner: me\n");
-    expect(fields).toEqual({ name: undefined, description: undefined, allowedTools: [], permissions: {} });
+    expect(fields).toEqual({ name: undefined, description: undefined, allowedTools: [], permissions: {}, others: { license: "MIT", metadata: "owner: me" } });
   });
 
   test("trailing comments on plain values are dropped", () => {

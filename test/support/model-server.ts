@@ -13,6 +13,9 @@
  * (`keepalive`). An empty queue answers 500 in the provider's error format,
  * with `x-should-retry: false` so that zot does not spend its retry budget
  * (about 30 s) on it.
+ * `enqueueFor(match, ...)` keeps a separate queue for requests whose parsed
+ * body `match`es (checked, in the order added, before the main queue): for
+ * concurrent clients (subagents) whose requests arrive in any order.
  * Every request is recorded (path, headers, parsed JSON body) in `requests`.
  * (resetting-proxy.ts fronts a server and resets the first N requests.)
  */
@@ -102,6 +105,8 @@ export interface ModelServer {
   /** Base URL for the OpenAI clients, ending in /v1. */
   readonly openaiBaseUrl: string;
   enqueue(...replies: ScriptedReply[]): void;
+  /** Replies for the requests whose body matches (used before the main queue while they last). */
+  enqueueFor(match: (body: unknown) => boolean, ...replies: ScriptedReply[]): void;
   /** Replies not yet consumed. */
   pending(): number;
   /** Characters of SSE frames handed to the network so far by `endless` replies (it pulls as the client reads). */
@@ -472,6 +477,7 @@ function answer(dialect: Dialect, reply: ScriptedReply, model: string, signal: A
 
 export function startModelServer(): ModelServer {
   const queue: ScriptedReply[] = [];
+  const routes: { readonly match: (body: unknown) => boolean; readonly replies: ScriptedReply[] }[] = [];
   const requests: RecordedRequest[] = [];
   const stats: StreamStats = { endlessChars: 0 };
   const server = Bun.serve({
@@ -491,7 +497,8 @@ export function startModelServer(): ModelServer {
       const headers = Object.fromEntries(request.headers.entries());
       requests.push({ dialect: dialect ?? "unknown", method: request.method, path, headers, body, at: performance.now() });
       if (!dialect || request.method !== "POST") return new Response("not found", { status: 404 });
-      const reply = queue.shift();
+      const route = routes.find((candidate) => candidate.replies.length > 0 && candidate.match(body));
+      const reply = route !== undefined ? route.replies.shift() : queue.shift();
       if (!reply) {
         // Not retried (zot honours x-should-retry): an unscripted request fails the run at once, naming the cause.
         return new Response(errorBody(dialect, 500, "model-server: no scripted reply queued"), { status: 500, headers: { "x-should-retry": "false" } });
@@ -506,7 +513,8 @@ export function startModelServer(): ModelServer {
     anthropicBaseUrl: url,
     openaiBaseUrl: `${url}/v1`,
     enqueue: (...replies) => void queue.push(...replies),
-    pending: () => queue.length,
+    enqueueFor: (match, ...replies) => void routes.push({ match, replies: [...replies] }),
+    pending: () => queue.length + routes.reduce((sum, route) => sum + route.replies.length, 0),
     endlessCharsSent: () => stats.endlessChars,
     requests,
     stop: async () => {

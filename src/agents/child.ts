@@ -1,0 +1,189 @@
+/**
+ * One swarm child: a `zot swarm-child` process of the same binary (the
+ * compiled zot itself; from source, bun + the entry script), in its own
+ * process group (tracked by common/process-tree.ts, so it never outlives
+ * zot). The task goes in as the first stdin line; stdout is read line by
+ * line (protocol.ts) and each child event is handed to `onEvent`.
+ *
+ * run() always resolves with a terminal status, never rejects:
+ *  - the child's `result` line (completed / failed / cancelled) when it sent one;
+ *  - `cancelled` when `signal` aborted, `timed_out` when `timeoutMs` passed:
+ *    the child is sent `cancel` and its stdin closed; if it has not exited
+ *    CANCEL_GRACE_MS later its group gets SIGTERM, then SIGKILL after
+ *    KILL_GRACE_MS;
+ *  - `failed` when it exited without a result (crash, kill), broke the
+ *    protocol (non-JSON, unknown message, a line over MAX_SWARM_LINE_BYTES),
+ *    or could not be spawned. The error names the exit code / signal and the
+ *    tail of its stderr (at most STDERR_TAIL_BYTES).
+ * A child that sent its result but does not exit is ended the same way.
+ */
+import type { Subprocess } from "bun";
+import { errorMessage } from "../common/errors.ts";
+import { signalGroup, trackSpawned } from "../common/process-tree.ts";
+import { LineReader } from "../ext/line-reader.ts";
+import { MAX_SWARM_LINE_BYTES, encodeLine, parseChildLine, type SubagentStatus, type SwarmTask, type SwarmUsage, usageOf } from "./protocol.ts";
+
+export const CANCEL_GRACE_MS = 2_000;
+export const KILL_GRACE_MS = 1_000;
+export const STDERR_TAIL_BYTES = 2_048;
+
+export interface ChildResult {
+  readonly status: SubagentStatus;
+  readonly text: string;
+  readonly error?: string;
+  readonly usage: SwarmUsage;
+  readonly sessionId?: string;
+  readonly sessionPath?: string;
+}
+
+export interface ChildRunOptions {
+  readonly task: SwarmTask;
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly onEvent: (event: Readonly<Record<string, unknown>>) => void;
+  /** Told once the child finished its setup. */
+  readonly onStarted?: (sessionId: string, sessionPath: string | undefined) => void;
+  /** Default: swarmChildCommand(). */
+  readonly command?: readonly string[];
+}
+
+/** argv that starts a swarm child of this very zot. */
+export function swarmChildCommand(): string[] {
+  const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.startsWith("B:\\~BUN");
+  return compiled ? [process.execPath, "swarm-child"] : [process.execPath, Bun.main, "swarm-child"];
+}
+
+type ChildProcess = Subprocess<"pipe", "pipe", "pipe">;
+
+function groupAlive(proc: ChildProcess): boolean {
+  return proc.exitCode === null && proc.signalCode === null;
+}
+
+async function readStderrTail(proc: ChildProcess): Promise<string> {
+  let tail = "";
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of proc.stderr) {
+      tail = (tail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_BYTES);
+    }
+  } catch {
+    // the pipe broke: keep what we have
+  }
+  return tail.trim();
+}
+
+export async function runChild(options: ChildRunOptions): Promise<ChildResult> {
+  let proc: ChildProcess;
+  try {
+    proc = Bun.spawn([...(options.command ?? swarmChildCommand())], {
+      cwd: options.task.cwd,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+      env: process.env,
+    });
+  } catch (err) {
+    return { status: "failed", text: "", error: `could not start the subagent: ${errorMessage(err)}`, usage: usageOf(undefined) };
+  }
+  trackSpawned(proc, { ownGroup: true });
+  void proc.exited.then(() => signalGroup(proc.pid, "SIGKILL"));
+
+  let result: ChildResult | undefined;
+  let protocolError: string | undefined;
+  let ending: SubagentStatus | undefined;
+  let sessionId: string | undefined;
+  let sessionPath: string | undefined;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+
+  const send = (line: string): void => {
+    try {
+      proc.stdin.write(line);
+      void Promise.resolve(proc.stdin.flush()).catch(() => undefined);
+    } catch {
+      // the child is gone; its exit decides
+    }
+  };
+  const closeStdin = (): void => {
+    try {
+      void Promise.resolve(proc.stdin.end()).catch(() => undefined);
+    } catch {
+      // already closed
+    }
+  };
+  /** Escalates until the child's group is gone. */
+  const endChild = (): void => {
+    timers.push(
+      setTimeout(() => {
+        if (!groupAlive(proc)) return;
+        signalGroup(proc.pid, "SIGTERM");
+        signalGroup(proc.pid, "SIGCONT");
+        timers.push(setTimeout(() => groupAlive(proc) && signalGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS));
+      }, CANCEL_GRACE_MS),
+    );
+  };
+  const stop = (status: SubagentStatus): void => {
+    if (ending !== undefined || result !== undefined) return;
+    ending = status;
+    send(encodeLine({ type: "cancel" }));
+    closeStdin();
+    endChild();
+  };
+
+  const onAbort = (): void => stop("cancelled");
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener("abort", onAbort, { once: true });
+  timers.push(setTimeout(() => stop("timed_out"), options.timeoutMs));
+
+  send(encodeLine({ type: "task", ...options.task }));
+
+  const reader = new LineReader(
+    {
+      line: (text) => {
+        if (protocolError !== undefined || result !== undefined || text.trim() === "") return;
+        const parsed = parseChildLine(text);
+        if (!parsed.ok) {
+          protocolError = `subagent broke the protocol: ${parsed.error}`;
+          signalGroup(proc.pid, "SIGKILL");
+          return;
+        }
+        const message = parsed.message;
+        if (message.type === "started") {
+          sessionId = message.session_id;
+          sessionPath = message.session_path;
+          options.onStarted?.(sessionId, sessionPath);
+        } else if (message.type === "event") {
+          options.onEvent(message.event);
+        } else {
+          result = { status: message.status, text: message.text, usage: message.usage, ...(message.error !== undefined ? { error: message.error } : {}) };
+          closeStdin();
+          endChild();
+        }
+      },
+      overflow: (bytes) => {
+        protocolError = `subagent sent a line over ${MAX_SWARM_LINE_BYTES} bytes (${bytes} so far)`;
+        signalGroup(proc.pid, "SIGKILL");
+      },
+    },
+    MAX_SWARM_LINE_BYTES,
+  );
+  const stderrTail = readStderrTail(proc);
+  try {
+    for await (const chunk of proc.stdout) reader.push(chunk);
+  } catch {
+    // a broken pipe ends the reading; the exit decides
+  }
+  const code = await proc.exited;
+  for (const timer of timers) clearTimeout(timer);
+  options.signal.removeEventListener("abort", onAbort);
+  const tail = await stderrTail;
+  const session = { ...(sessionId !== undefined ? { sessionId } : {}), ...(sessionPath !== undefined ? { sessionPath } : {}) };
+  if (protocolError !== undefined) return { status: "failed", text: "", error: protocolError, usage: result?.usage ?? usageOf(undefined), ...session };
+  if (ending !== undefined && result?.status !== "completed") {
+    const error = ending === "timed_out" ? `the subagent did not finish within ${options.timeoutMs} ms` : "cancelled";
+    return { status: ending, text: result?.text ?? "", error, usage: result?.usage ?? usageOf(undefined), ...session };
+  }
+  if (result !== undefined) return { ...result, ...session };
+  const how = proc.signalCode !== null ? `was killed by ${proc.signalCode}` : `exited with code ${code}`;
+  return { status: "failed", text: "", error: `the subagent ${how} before it answered${tail === "" ? "" : `: ${tail}`}`, usage: usageOf(undefined), ...session };
+}

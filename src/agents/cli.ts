@@ -1,0 +1,30 @@
+/**
+ * `zot agents`: lists the subagent runs recorded under
+ * $ZOT_HOME/agents/runs (runs.ts), newest first, one line each:
+ * `<agent_id>  <status>  <started>  <agent or ->  <description>`; `--json`
+ * prints the records as one JSON array. Reading records replays no event.
+ * Unreadable records are a warning on stderr each. Exit 0; 2 for an
+ * unknown argument.
+ */
+import { join } from "node:path";
+import { zotPaths } from "../common/home.ts";
+import { forStdout } from "../common/terminal-text.ts";
+import { UsageError } from "../common/errors.ts";
+import { listRunRecords } from "./runs.ts";
+
+export async function runAgentsCli(argv: readonly string[]): Promise<number> {
+  const json = argv.includes("--json");
+  const unknown = argv.find((arg) => arg !== "--json");
+  if (unknown !== undefined) throw new UsageError(`zot agents: unknown argument "${unknown}" (usage: zot agents [--json])`, { argument: unknown });
+  const { records, warnings } = listRunRecords(join(zotPaths().home, "agents", "runs"));
+  for (const warning of warnings) process.stderr.write(`zot: warning: ${warning}\n`);
+  if (json) {
+    await Bun.write(Bun.stdout, `${JSON.stringify(records)}\n`);
+    return 0;
+  }
+  const lines = records.map((record) =>
+    [record.agent_id, record.status, record.started, record.agent ?? "-", record.description.replace(/\s+/g, " ")].join("  "),
+  );
+  await Bun.write(Bun.stdout, forStdout(lines.length === 0 ? "no subagent runs\n" : `${lines.join("\n")}\n`));
+  return 0;
+}

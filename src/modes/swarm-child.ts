@@ -1,0 +1,170 @@
+/**
+ * `zot swarm-child` (hidden): one subagent run for a parent zot, speaking
+ * the NDJSON protocol of src/agents/protocol.ts over stdin / stdout. The
+ * first stdin line is the task; the run is set up like a headless one
+ * (setup.ts: same extensions, tools subset, model, jail) with the
+ * swarm-child identity (notifications carry agent_id, the session file is
+ * linked to the parent's and lives under the task's sessions root, no
+ * `agent` tool), waits for extensions, runs the prompt and reports every
+ * agent event, then one `result` line, then cleans up and exits 0.
+ * A `cancel` line, EOF on stdin (the parent is gone) or SIGINT / SIGTERM /
+ * SIGHUP abort the run; the result is then `cancelled`. A task line that is
+ * missing or invalid: a `result` with status failed naming the problem, exit 2.
+ * stdout carries nothing but protocol lines; warnings go to stderr.
+ */
+import { eventJson, isUiOnlyEvent, type AgentEvent } from "../agent/events.ts";
+import { encodeLine, parseParentLine, type ChildMessage, type SubagentStatus, type SwarmTask } from "../agents/protocol.ts";
+import { errorMessage } from "../common/errors.ts";
+import { guardProcessTree } from "../common/process-tree.ts";
+import { queueStderr } from "../common/stderr.ts";
+import { flushStdout, writeStdoutText } from "../common/stdout.ts";
+import { LineReader } from "../ext/line-reader.ts";
+import { parseMainFlags } from "../cli/flags.ts";
+import { Cleanup } from "./cleanup.ts";
+import { runAgentPrompt } from "./commands.ts";
+import { waitForExtensions } from "./extension-wait.ts";
+import { parseHeadlessOptions } from "./options.ts";
+import { setupHeadless } from "./setup.ts";
+import { watchSignals } from "./signals.ts";
+import { MAX_SWARM_LINE_BYTES } from "../agents/protocol.ts";
+
+const NO_USAGE = { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0 };
+
+function send(message: ChildMessage): void {
+  writeStdoutText(encodeLine(message));
+}
+
+/** The flags a headless run of this task would have been given. */
+function taskArgv(task: SwarmTask): string[] {
+  // --flag=value throughout: a value may start with "-".
+  const argv = [`--cwd=${task.cwd}`];
+  const pairs: [string, string | undefined][] = [
+    ["--provider", task.provider],
+    ["--model", task.model],
+    ["--base-url", task.base_url],
+    ["--api-key", task.api_key],
+    ["--reasoning", task.reasoning],
+    ["--max-steps", task.max_steps],
+    ["--system-prompt", task.system_prompt],
+  ];
+  for (const [flag, value] of pairs) if (value !== undefined) argv.push(`${flag}=${value}`);
+  if (task.tools !== undefined) {
+    if (task.tools.length === 0) argv.push("--no-tools");
+    else argv.push(`--tools=${task.tools.join(",")}`);
+  }
+  for (const text of task.append_system_prompt) argv.push(`--append-system-prompt=${text}`);
+  for (const dir of task.ext) argv.push(`--ext=${dir}`);
+  if (task.no_ext) argv.push("--no-ext");
+  if (task.no_skill) argv.push("--no-skill");
+  if (task.with_skills) argv.push("--with-skills");
+  if (task.jail) argv.push("--jail");
+  if (task.sessions_root === undefined) argv.push("--no-session");
+  argv.push("-p");
+  return argv;
+}
+
+/** Reads stdin lines: resolves the first; afterwards `cancel` lines and EOF call onCancel. */
+function readParent(onCancel: () => void): Promise<string | undefined> {
+  let resolveFirst: (line: string | undefined) => void = () => {};
+  const first = new Promise<string | undefined>((resolve) => (resolveFirst = resolve));
+  let seenFirst = false;
+  const reader = new LineReader(
+    {
+      line: (text) => {
+        if (!seenFirst) {
+          seenFirst = true;
+          resolveFirst(text);
+          return;
+        }
+        const parsed = parseParentLine(text);
+        if (parsed.ok && parsed.message.type === "cancel") onCancel();
+      },
+      overflow: () => {
+        if (!seenFirst) resolveFirst(undefined);
+        onCancel();
+      },
+    },
+    MAX_SWARM_LINE_BYTES,
+  );
+  void (async () => {
+    try {
+      for await (const chunk of Bun.stdin.stream()) reader.push(chunk);
+    } catch {
+      // a broken stdin is the parent going away
+    }
+    if (!seenFirst) resolveFirst(undefined);
+    onCancel();
+  })();
+  return first;
+}
+
+function visibleText(event: AgentEvent): string | undefined {
+  if (event.type !== "assistant_message") return undefined;
+  const text = event.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+  return text === "" ? undefined : text;
+}
+
+export async function runSwarmChild(): Promise<number> {
+  guardProcessTree();
+  const signals = watchSignals();
+  const cancel = new AbortController();
+  signals.signal.addEventListener("abort", () => cancel.abort(), { once: true });
+  const firstLine = await readParent(() => cancel.abort());
+  const parsed = firstLine === undefined ? { ok: false as const, error: "no task line on stdin" } : parseParentLine(firstLine);
+  if (!parsed.ok || parsed.message.type !== "task") {
+    send({ type: "result", status: "failed", text: "", error: `swarm-child: ${parsed.ok ? "the first line must be a task" : parsed.error}`, usage: NO_USAGE });
+    await flushStdout();
+    signals.stop();
+    return 2;
+  }
+  const task = parsed.message;
+  const cleanup = new Cleanup();
+  let finalText = "";
+  let status: SubagentStatus = "completed";
+  let error: string | undefined;
+  let usage = NO_USAGE;
+  try {
+    const flags = parseMainFlags(taskArgv(task));
+    const options = parseHeadlessOptions(flags);
+    const onEvent = (event: AgentEvent): void => {
+      const text = visibleText(event);
+      if (text !== undefined) finalText = text;
+      if (event.type === "usage") usage = event.cumulative;
+      if (!isUiOnlyEvent(event)) send({ type: "event", event: eventJson(event) });
+    };
+    const runtime = await setupHeadless(
+      {
+        flags,
+        options,
+        onEvent,
+        warn: queueStderr,
+        signal: cancel.signal,
+        swarmChild: { agentId: task.agent_id, parentSessionId: task.parent_session_id, sessionsRoot: task.sessions_root },
+      },
+      cleanup,
+    );
+    send({
+      type: "started",
+      session_id: runtime.session.writer?.id ?? task.agent_id,
+      ...(runtime.session.writer !== undefined ? { session_path: runtime.session.writer.path } : {}),
+    });
+    await waitForExtensions(runtime, queueStderr, cancel.signal);
+    if (cancel.signal.aborted) status = "cancelled";
+    else {
+      const result = await runAgentPrompt({ runtime, signal: cancel.signal, showEvent: onEvent }, task.prompt);
+      const outcome = result.kind === "agent" ? result.outcome : { status: "done" as const };
+      if (outcome.status === "aborted") status = "cancelled";
+      else if (outcome.status === "error") [status, error] = ["failed", outcome.error.message];
+      else if (outcome.status === "blocked") [status, error] = ["failed", outcome.reason];
+    }
+    if (cancel.signal.aborted && status === "completed") status = "cancelled";
+  } catch (err) {
+    status = cancel.signal.aborted ? "cancelled" : "failed";
+    error = errorMessage(err);
+  }
+  send({ type: "result", status, text: finalText, ...(error !== undefined ? { error } : status === "cancelled" ? { error: "cancelled" } : {}), usage });
+  await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  await flushStdout();
+  signals.stop();
+  return 0;
+}
