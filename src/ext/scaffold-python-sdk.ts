@@ -11,6 +11,7 @@ import sdkContext from "../../sdk/python/zot_extension/context.py" with { type: 
 import sdkDispatch from "../../sdk/python/zot_extension/dispatch.py" with { type: "text" };
 import sdkExtension from "../../sdk/python/zot_extension/extension.py" with { type: "text" };
 import sdkFrames from "../../sdk/python/zot_extension/frames.py" with { type: "text" };
+import sdkFramesGenerated from "../../sdk/python/zot_extension/frames_generated.py" with { type: "text" };
 import sdkPanels from "../../sdk/python/zot_extension/panels.py" with { type: "text" };
 import sdkTyped from "../../sdk/python/zot_extension/py.typed" with { type: "text" };
 import sdkResults from "../../sdk/python/zot_extension/results.py" with { type: "text" };
@@ -28,6 +29,7 @@ export const PYTHON_SDK_FILES: Readonly<Record<string, string>> = {
   "dispatch.py": sdkDispatch,
   "extension.py": sdkExtension,
   "frames.py": sdkFrames,
+  "frames_generated.py": sdkFramesGenerated,
   "panels.py": sdkPanels,
   "py.typed": sdkTyped,
   "results.py": sdkResults,

@@ -12,6 +12,9 @@ import sdk1 from "../../sdk/typescript/dist/calls.js" with { type: "text" };
 import sdk2 from "../../sdk/typescript/dist/extension.d.ts" with { type: "text" };
 import sdk3 from "../../sdk/typescript/dist/extension.js" with { type: "text" };
 // @ts-expect-error TS2846: a declaration file, embedded as text (not imported as types)
+import sdkFrames0 from "../../sdk/typescript/dist/frames.generated.d.ts" with { type: "text" };
+import sdkFrames1 from "../../sdk/typescript/dist/frames.generated.js" with { type: "text" };
+// @ts-expect-error TS2846: a declaration file, embedded as text (not imported as types)
 import sdk4 from "../../sdk/typescript/dist/handlers.d.ts" with { type: "text" };
 import sdk5 from "../../sdk/typescript/dist/handlers.js" with { type: "text" };
 // @ts-expect-error TS2846: a declaration file, embedded as text (not imported as types)
@@ -48,6 +51,8 @@ export const TYPESCRIPT_SDK_FILES: Readonly<Record<string, string>> = {
   "calls.js": sdk1 as unknown as string,
   "extension.d.ts": sdk2 as unknown as string,
   "extension.js": sdk3 as unknown as string,
+  "frames.generated.d.ts": sdkFrames0 as unknown as string,
+  "frames.generated.js": sdkFrames1 as unknown as string,
   "handlers.d.ts": sdk4 as unknown as string,
   "handlers.js": sdk5 as unknown as string,
   "index.d.ts": sdk6 as unknown as string,

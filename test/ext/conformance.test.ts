@@ -1,9 +1,14 @@
 // `zot ext test` through the compiled binary: good fixtures pass (Python with every feature, shell +
 // jq), and each broken fixture (test/fixtures/extensions/conformance/broken.py, one fault per
-// directory) fails with the check that names its fault. Plus the argument generator.
+// directory) fails with the check that names its fault; the key-order check (echo-panel.py: a panel
+// that scrambles a burst of typed keys fails, an ordered one passes, a non-echoing one is skipped); the
+// bounded frame memory (a 20000-frame flood is counted, the session keeps the last 64). Plus the
+// argument generator and the reordering detector.
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { findReordering, KEY_BURST } from "../../src/ext/conformance/key-order.ts";
 import { sampleArguments } from "../../src/ext/conformance/samples.ts";
+import { ConformanceSession, RECENT_FRAMES } from "../../src/ext/conformance/session.ts";
 import type { ConformanceReportJson } from "../../src/ext/conformance/report.ts";
 import { REPO_ROOT, removeTempDirs, runZot } from "../support/binary.ts";
 
@@ -83,6 +88,69 @@ describe("zot ext test: each failure class is caught", () => {
     const help = await runZot(["ext", "test", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--json");
+  });
+});
+
+describe("zot ext test: panel keys typed in a burst", () => {
+  const keyOrder = (report: ConformanceReportJson) => report.checks.find((check) => check.check === "panel echo key order");
+
+  test("a panel that handles keys concurrently (random delays) is flagged: its echo is scrambled", async () => {
+    const { code, report } = await conformance(join(FIXTURES, "echo-scrambled"));
+    expect(code).toBe(1);
+    const check = keyOrder(report)!;
+    expect(check.status).toBe("fail");
+    expect(check.detail).toContain(`typed "${KEY_BURST}"`);
+    expect(check.detail).toMatch(/the panel showed "[a-z]+": keys were handled out of order/);
+  });
+
+  test("a panel that handles keys in order passes", async () => {
+    const { code, report } = await conformance(join(FIXTURES, "echo-ordered"));
+    expect(failures(report)).toEqual([]);
+    expect(code).toBe(0);
+    expect(keyOrder(report)).toMatchObject({ status: "pass", detail: expect.stringContaining("echoed them in order") });
+  });
+
+  test("a panel that does not echo typed text is skipped with a note", async () => {
+    const { report } = await conformance(join(FIXTURES, "good-py"));
+    const check = report.checks.find((c) => c.check === "panel board key order")!;
+    expect(check.status).toBe("skip");
+    expect(check.detail).toContain("does not echo typed text");
+  });
+
+  test("the reordering detector: a contiguous permutation of the burst, not the burst itself", () => {
+    expect(findReordering(`typed: ${KEY_BURST}`)).toBeUndefined();
+    expect(findReordering("typed: hello world, press q to quit")).toBeUndefined();
+    const shuffled = `${KEY_BURST.slice(1)}${KEY_BURST[0]}`;
+    expect(findReordering(`x ${shuffled}!`)).toBe(shuffled);
+    expect(findReordering(`?${KEY_BURST.slice(0, 10)}`)).toBeUndefined();
+  });
+});
+
+describe("zot ext test: frames are counted, not kept", () => {
+  test("a 20000-frame flood is counted in the frames summary and passes", async () => {
+    const { code, report } = await conformance(join(FIXTURES, "echo-flood"));
+    expect(failures(report)).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.checks.find((check) => check.check === "frames" && check.status === "pass")!.detail).toContain("notify 20000");
+  });
+
+  test("the session keeps the last RECENT_FRAMES frames and a count per type", async () => {
+    const problems: string[] = [];
+    let seen = 0;
+    const dir = join(FIXTURES, "echo-flood");
+    const session = ConformanceSession.start(join(FIXTURES, "echo-panel.py"), ["flood"], dir, { problem: (detail) => problems.push(detail), frame: () => seen++ });
+    if (typeof session === "string") throw new Error(session);
+    try {
+      expect(await session.waitFor(() => session.count("hello") === 1, 15_000)).toBe(true);
+      session.send({ type: "hello_ack", protocol_version: 1, zot_version: "0", provider: "p", model: "m", cwd: dir, extension_dir: dir, data_dir: dir, capabilities: [] });
+      expect(await session.waitFor(() => session.count("notify") === 20_000, 25_000)).toBe(true);
+      expect(session.recent.length).toBe(RECENT_FRAMES);
+      expect(session.recent.at(-1)).toMatchObject({ type: "notify", message: expect.stringContaining("flood 19999 ") });
+      expect(seen).toBe(20_003);
+      expect(problems).toEqual([]);
+    } finally {
+      await session.stop();
+    }
   });
 });
 

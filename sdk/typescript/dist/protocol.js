@@ -1,10 +1,3 @@
-/**
- * The wire shapes of the zot extension protocol (extensions.md, protocol
- * version 1) as the SDK sends and receives them. Field names are the wire's
- * (snake_case): what a handler returns is what goes on the wire, minus `type`
- * and `id`. Host frames are typed loosely where the protocol is additive:
- * unknown fields and unknown event names must be tolerated.
- */
 /** The protocol version this SDK speaks (hello_ack.protocol_version). */
 export const PROTOCOL_VERSION = 1;
 /** Longest line the host accepts from an extension: 4 MiB (bytes, newline excluded). A longer one disconnects the extension. */

@@ -3,19 +3,24 @@
  * extension as zot does and checks, in order: the hello (first frame, name =
  * the manifest's), registrations up to ready (the host's registration rules),
  * each tool called once with arguments generated from its schema, each
- * command invoked (panels it opens get keys and a close), each subscribed
+ * command invoked (panels it opens get keys, a burst of typed runes whose
+ * order is checked when the panel echoes them (key-order.ts), and a close), each subscribed
  * event sent, one event_intercept per intercepted kind (5 s, the spec's
  * deadline), tool_cancel when advertised (the extension must keep answering),
  * shutdown (shutdown_ack, exit within the spec's 2 s grace) and, in a second
  * process, exit on stdin EOF within 2 s. Every frame is checked against the
  * schemas throughout (session.ts). Waits for replies are bounded by
  * `replyTimeoutMs` (tools, commands, ready); hello by the startup bound.
- * Every process it starts is ended before it returns.
+ * Memory is bounded: frames are handled as they arrive and counted, not
+ * kept (session.ts keeps the last 64), and at most MAX_FRAME_PROBLEMS frame
+ * problems are listed (the rest are counted). Every process it starts is
+ * ended before it returns.
  */
 import { PROTOCOL_VERSION, HOST_CAPABILITIES, INTERCEPTABLE_EVENTS, LIFECYCLE_EVENTS, COMMAND_ACTIONS, type InboundFrame, type InboundOf, type InterceptableEvent } from "../frames.ts";
 import { loadManifest, type LoadedManifest } from "../manifest.ts";
 import { resolveExec } from "../process.ts";
 import { checkCommandName, checkToolName, checkToolSchema, MAX_COMMANDS_PER_EXTENSION, MAX_TOOLS_PER_EXTENSION } from "../registration-rules.ts";
+import { KEY_BURST, KeyOrderWatch } from "./key-order.ts";
 import { ConformanceReport } from "./report.ts";
 import { eventPayload, interceptPayload, SAMPLE_SESSION, sampleArguments } from "./samples.ts";
 import { ConformanceSession } from "./session.ts";
@@ -25,6 +30,8 @@ export const STARTUP_TIMEOUT_MS = 15_000;
 export const INTERCEPT_TIMEOUT_MS = 5_000;
 export const SHUTDOWN_GRACE_MS = 2_000;
 const PANEL_KEYS = ["down", "up", "end", "home"] as const;
+/** Frame problems listed in the report; more are counted in the "frames" summary. */
+const MAX_FRAME_PROBLEMS = 20;
 
 export interface ConformanceOptions {
   readonly dir: string;
@@ -39,6 +46,8 @@ interface Registered {
   readonly subscribe: InboundOf<"subscribe">[];
   ready: boolean;
   readonly openPanels: Set<string>;
+  /** Set while the key-order burst of one panel is being watched. */
+  keyOrder?: KeyOrderWatch;
 }
 
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
@@ -66,6 +75,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const context: Context = { report, loaded, execPath: exec.path, replyTimeoutMs, zotVersion: options.zotVersion, frameProblems: new Set() };
   await mainSession(context);
   await eofSession(context);
+  summarizeFrames(context);
   return report;
 }
 
@@ -76,23 +86,49 @@ interface Context {
   readonly replyTimeoutMs: number;
   readonly zotVersion: string;
   readonly frameProblems: Set<string>;
+  /** Frame problems past MAX_FRAME_PROBLEMS (not listed). */
+  unlistedProblems?: number;
+  /** Frame counts by type of the main run. */
+  counts?: ReadonlyMap<string, number>;
+}
+
+function summarizeFrames(context: Context): void {
+  const counts = [...(context.counts ?? new Map<string, number>())].sort((a, b) => b[1] - a[1]);
+  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  const detail = `${total} valid frame(s) in the main run${counts.length > 0 ? `: ${counts.map(([type, count]) => `${type} ${count}`).join(", ")}` : ""}`;
+  const unlisted = context.unlistedProblems ?? 0;
+  if (unlisted > 0) context.report.fail("frames", `${unlisted} more frame problem(s) not listed (${MAX_FRAME_PROBLEMS} shown); ${detail}`);
+  else if (context.frameProblems.size === 0) context.report.pass("frames", detail);
 }
 
 function startSession(context: Context, registered: Registered, label: string): ConformanceSession | undefined {
   const { report, loaded } = context;
   const frameProblems = context.frameProblems;
+  let started: ConformanceSession | undefined;
   const session = ConformanceSession.start(context.execPath, loaded.manifest.args ?? [], loaded.dir, {
     problem: (detail) => {
-      // Both runs see the same frames: each problem once, at most 20.
-      if (!frameProblems.has(detail) && frameProblems.size < 20) report.fail("frames", detail);
+      // Both runs see the same frames: each problem once, at most MAX_FRAME_PROBLEMS listed, the rest counted.
+      if (frameProblems.has(detail)) return;
+      if (frameProblems.size >= MAX_FRAME_PROBLEMS) {
+        context.unlistedProblems = (context.unlistedProblems ?? 0) + 1;
+        return;
+      }
       frameProblems.add(detail);
+      report.fail("frames", detail);
     },
-    frame: (frame) => collect(context, registered, frame),
+    frame: (frame) => {
+      collect(context, registered, frame);
+      // The harness runs no host tools: every call_tool is answered at once with an error.
+      if (frame.type === "call_tool") {
+        started?.send({ type: "tool_result", id: frame.id, name: frame.name, content: [{ type: "text", text: "zot ext test runs no host tools" }], is_error: true });
+      }
+    },
   });
   if (typeof session === "string") {
     report.fail(label, `${loaded.path}: could not start ${context.execPath}: ${session}`);
     return undefined;
   }
+  started = session;
   return session;
 }
 
@@ -121,6 +157,7 @@ function collect(context: Context, registered: Registered, frame: InboundFrame):
       return;
     case "panel_render":
       registered.openPanels.add(frame.panel_id);
+      registered.keyOrder?.observe(frame);
       return;
     case "panel_close":
       registered.openPanels.delete(frame.panel_id);
@@ -135,15 +172,6 @@ function collect(context: Context, registered: Registered, frame: InboundFrame):
       return;
     default:
       return;
-  }
-}
-
-/** Answers call_tool: the harness runs no tools. */
-function answerCallTools(session: ConformanceSession, handled: Set<InboundFrame>): void {
-  for (const frame of session.frames) {
-    if (frame.type !== "call_tool" || handled.has(frame)) continue;
-    handled.add(frame);
-    session.send({ type: "tool_result", id: frame.id, name: frame.name, content: [{ type: "text", text: "zot ext test runs no host tools" }], is_error: true });
   }
 }
 
@@ -299,11 +327,24 @@ async function exercisePanel(context: Context, session: ConformanceSession, regi
   for (const key of PANEL_KEYS) session.send({ type: "panel_key", panel_id: panelId, key });
   session.send({ type: "panel_key", panel_id: panelId, key: "rune", text: "?" });
   await session.settle(200, context.replyTimeoutMs);
+  if (!session.exited) await checkKeyOrder(context, session, registered, panelId);
   session.send({ type: "panel_close", panel_id: panelId });
   registered.openPanels.delete(panelId);
   await session.settle(200, context.replyTimeoutMs);
   if (session.exited) context.report.fail(check, `exited while its panel "${panelId}" got keys (${session.describeExit()})`);
-  else context.report.pass(check, `panel "${panelId}" took ${PANEL_KEYS.length + 1} keys and a close`);
+  else context.report.pass(check, `panel "${panelId}" took ${PANEL_KEYS.length + 1 + KEY_BURST.length} keys and a close`);
+}
+
+async function checkKeyOrder(context: Context, session: ConformanceSession, registered: Registered, panelId: string): Promise<void> {
+  const check = `panel ${panelId} key order`;
+  if (!registered.openPanels.has(panelId)) return context.report.skip(check, "the extension closed the panel before the typed burst");
+  const watch = new KeyOrderWatch(panelId);
+  registered.keyOrder = watch;
+  session.sendAll([...KEY_BURST].map((text) => ({ type: "panel_key", panel_id: panelId, key: "rune", text })));
+  await session.settle(300, context.replyTimeoutMs);
+  registered.keyOrder = undefined;
+  const verdict = watch.verdict();
+  context.report[verdict.status](check, verdict.detail);
 }
 
 async function sendEvents(context: Context, session: ConformanceSession, registered: Registered): Promise<void> {
@@ -368,14 +409,10 @@ async function checkShutdown(context: Context, session: ConformanceSession): Pro
   const { report } = context;
   if (session.exited) return report.fail("shutdown", `had already exited (${session.describeExit()})`);
   const started = Date.now();
-  let acked = false;
-  const frameCount = session.frames.length;
+  const acksBefore = session.count("shutdown_ack");
   session.send({ type: "shutdown" });
-  const exited = await session.waitFor(() => {
-    acked ||= session.frames.slice(frameCount).some((frame) => frame.type === "shutdown_ack");
-    return session.exited;
-  }, SHUTDOWN_GRACE_MS);
-  acked ||= session.frames.slice(frameCount).some((frame) => frame.type === "shutdown_ack");
+  const exited = await session.waitFor(() => session.exited, SHUTDOWN_GRACE_MS);
+  const acked = session.count("shutdown_ack") > acksBefore;
   if (!exited) report.fail("shutdown", `still running ${SHUTDOWN_GRACE_MS} ms after shutdown${acked ? " (it sent shutdown_ack)" : " and sent no shutdown_ack"}: zot SIGTERMs it`);
   else if (!acked) report.fail("shutdown", `exited without sending shutdown_ack (${session.describeExit()})`);
   else report.pass("shutdown", `shutdown_ack, exited in ${Date.now() - started} ms (${session.describeExit()})`);
@@ -385,8 +422,6 @@ async function mainSession(context: Context): Promise<void> {
   const registered = emptyRegistered();
   const session = startSession(context, registered, "hello");
   if (session === undefined) return;
-  const handled = new Set<InboundFrame>();
-  const answering = setInterval(() => answerCallTools(session, handled), 20);
   try {
     if (!(await handshake(context, session, registered, true))) return;
     // Tools zot would reject (name, schema) are reported by the registration check, never called.
@@ -404,8 +439,8 @@ async function mainSession(context: Context): Promise<void> {
     await checkCancellation(context, session, registered);
     await checkShutdown(context, session);
   } finally {
-    clearInterval(answering);
     await session.stop();
+    context.counts = session.counts;
     context.report.stderrTail = session.stderr();
   }
 }

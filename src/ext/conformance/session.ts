@@ -10,12 +10,17 @@
  * waiting for (or a second answer), an answer of the wrong type. Waits are
  * bounded; nothing here throws for what the extension does. `stop()` ends
  * the process group (SIGTERM, then SIGKILL) and is safe to call twice.
+ * Memory is bounded however much the extension sends: the session keeps a
+ * count per frame type and the last RECENT_FRAMES frames, never all of them
+ * (hooks.frame sees each frame once as it arrives).
  */
 import { decodeInboundFrame, describeFrameProblem, type InboundFrame, type OutboundFrame } from "../frames.ts";
 import { LineReader, MAX_FRAME_BYTES } from "../line-reader.ts";
 import { type ExtensionSubprocess, signalProcessTree, spawnExtension } from "../process.ts";
 
 const STDERR_TAIL_BYTES = 4096;
+/** How many of the latest non-reply frames the session keeps. */
+export const RECENT_FRAMES = 64;
 
 export type Reply = { readonly kind: "reply"; readonly frame: InboundFrame } | { readonly kind: "timeout" } | { readonly kind: "exited" };
 
@@ -33,7 +38,11 @@ export interface SessionHooks {
 }
 
 export class ConformanceSession {
-  readonly frames: InboundFrame[] = [];
+  /** The last RECENT_FRAMES valid frames that were not routed replies, oldest first. */
+  readonly recent: InboundFrame[] = [];
+  /** Valid frames received, by type (routed replies included). */
+  readonly counts = new Map<InboundFrame["type"], number>();
+  /** Every non-empty stdout line, valid or not. */
   framesReceived = 0;
   private readonly pending = new Map<string, Pending>();
   /** Ids whose wait ended (timeout): a late reply is allowed, as the host ignores it. */
@@ -79,10 +88,20 @@ export class ConformanceSession {
     return this.exitSignal !== null ? `killed by ${this.exitSignal}` : `exit code ${this.exitCode}`;
   }
 
+  /** How many valid frames of `type` arrived so far. */
+  count(type: InboundFrame["type"]): number {
+    return this.counts.get(type) ?? 0;
+  }
+
   send(frame: OutboundFrame): boolean {
+    return this.sendAll([frame]);
+  }
+
+  /** Sends the frames in one write (a burst, as a fast typist's keys arrive). */
+  sendAll(frames: readonly OutboundFrame[]): boolean {
     if (this.exited) return false;
     try {
-      this.proc.stdin.write(`${JSON.stringify(frame)}\n`);
+      this.proc.stdin.write(frames.map((frame) => `${JSON.stringify(frame)}\n`).join(""));
       void this.proc.stdin.flush();
       return true;
     } catch {
@@ -177,6 +196,7 @@ export class ConformanceSession {
       return;
     }
     const frame = decoded.frame;
+    this.counts.set(frame.type, this.count(frame.type) + 1);
     if (!this.helloSeen && frame.type !== "hello") {
       this.hooks.problem(`frame #${index} ("${frame.type}") came before hello: hello must be the first frame`);
     }
@@ -185,7 +205,8 @@ export class ConformanceSession {
       this.notify();
       return;
     }
-    this.frames.push(frame);
+    this.recent.push(frame);
+    if (this.recent.length > RECENT_FRAMES) this.recent.shift();
     this.hooks.frame(frame);
     this.notify();
   }
