@@ -1,7 +1,7 @@
 /**
  * The TypeScript SDK end to end through dist/zot in print mode, with the
  * stand-in model: the probe extension (fixtures/sdk-probe/probe.mjs, written
- * on the SDK's compiled dist/) run under Bun and, the same file, under Node.
+ * on the SDK's compiled dist/) run under Bun and, the same file, under Node and Deno.
  * Covered: handshake + onHello host info, a tool, a throwing tool (an error
  * result the model sees; the extension keeps serving), the tool_call
  * interceptor blocking and rewriting args, zot's tool_result interceptor
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 const nodeVersion = Bun.spawnSync(["node", "--version"]).stdout.toString().trim();
 
-describe.each(["bun", "node"] as const)("the SDK under %s", (runtime) => {
+describe.each(["bun", "node", "deno"] as const)("the SDK under %s", (runtime) => {
   test("tools, a throwing tool, interceptors (block, modified args, tool_result, assistant text), events, shutdown", async () => {
     const record = join(env.base, "probe.jsonl");
     const ext = probeExtension(env.base, runtime);
@@ -60,7 +60,7 @@ describe.each(["bun", "node"] as const)("the SDK under %s", (runtime) => {
 
     const records = readRecord(record);
     const hello = records.find((entry) => entry.hello)?.hello as Record<string, unknown>;
-    expect(hello).toEqual({ cwd: env.cwd, protocolVersion: 1, runtime: runtime === "bun" ? "bun" : `node ${nodeVersion}` });
+    expect(hello).toEqual({ cwd: env.cwd, protocolVersion: 1, runtime: runtime === "node" ? `node ${nodeVersion}` : runtime });
     expect(records.filter((entry) => entry.event === "turn_start").map((entry) => entry.step)).toEqual([1, 2]);
     expect(records.filter((entry) => entry.intercepted).map((entry) => entry.intercepted)).toEqual(["probe_echo", "probe_echo", "probe_throw", "bash", "probe_echo"]);
     // shutdown: onShutdown ran, then run() resolved and the script went on to its end.
