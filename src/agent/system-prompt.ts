@@ -11,6 +11,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
+import { localDateParts } from "../common/local-time.ts";
 
 export const DEFAULT_IDENTITY =
   "You are an expert coding assistant working inside zot, a terminal coding agent. " +
@@ -41,11 +42,10 @@ export interface SystemPromptOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-/** Local calendar date as YYYY-MM-DD. */
+/** Local calendar date as YYYY-MM-DD (common/local-time.ts: no ICU time zone data on the startup path). */
 export function formatPromptDate(date: Date): string {
-  const month = String(date.getMonth() + 1).padStart(2, "0");
-  const day = String(date.getDate()).padStart(2, "0");
-  return `${date.getFullYear()}-${month}-${day}`;
+  const local = localDateParts(date);
+  return `${local.year}-${String(local.month).padStart(2, "0")}-${String(local.day).padStart(2, "0")}`;
 }
 
 export function systemPromptFooter(cwd: string, date: Date): string {

@@ -1,5 +1,5 @@
 /**
- * `zot ext …`: list, doctor, install, remove|rm, enable, disable, logs.
+ * `zot ext …`: list, doctor, install, remove|rm, enable, disable, logs, new, test.
  * Commands are citty definitions (their usage text comes from renderUsage);
  * argv is validated strictly here before citty runs a command, because citty
  * ignores unknown flags and extra arguments. Usage problems print one
@@ -199,6 +199,57 @@ const logsCommand = defineCommand({
   },
 });
 
+const newCommand = defineCommand({
+  meta: {
+    name: "new",
+    description: "scaffold a working extension (extension.json, program, README) that 'zot --ext' loads and 'zot ext test' passes",
+  },
+  args: {
+    name: { type: "positional", required: true, description: "extension name (letters, digits, _ - . @ +)" },
+    lang: { type: "string", valueHint: "ts|python|sh", description: "language of the program (default: ts, run with bun)" },
+    dir: { type: "string", valueHint: "dir", description: "directory to create (default: ./<name>); never overwritten" },
+  },
+  async run({ args }) {
+    const [{ scaffoldExtension }, { SCAFFOLD_LANGUAGES }] = await Promise.all([import("../ext/scaffold.ts"), import("../ext/scaffold-templates.ts")]);
+    const language = args.lang ?? "ts";
+    if (!(SCAFFOLD_LANGUAGES as readonly string[]).includes(language)) {
+      throw new UsageError(`--lang must be one of ${SCAFFOLD_LANGUAGES.join(", ")} (got "${language}")`);
+    }
+    const result = scaffoldExtension({ name: args.name, language: language as (typeof SCAFFOLD_LANGUAGES)[number], dir: args.dir, cwd: process.cwd() });
+    await writeStdout(`created ${result.names.name} (${language}) in ${result.dir}: ${result.files.filter((file) => !file.includes("/")).join(", ")}\n`);
+    await writeStderr(`try it: zot --ext ${result.dir}   (/${result.command}, tool ${result.tool})\ncheck it: zot ext test ${result.dir}\n`);
+    return 0;
+  },
+});
+
+const testCommand = defineCommand({
+  meta: {
+    name: "test",
+    description:
+      "conformance-test an extension directory: handshake, every frame against the schemas, tools, commands, panels, events, interception, cancellation, shutdown and EOF; exit 1 on any failure",
+  },
+  args: {
+    dir: { type: "positional", required: true, description: "extension directory (holding extension.json)" },
+    json: { type: "boolean", description: "print the report as one JSON object (for CI)" },
+    timeout: { type: "string", valueHint: "ms", description: "bound on each tool, command and ready wait (default 10000; zot allows tools 60000)" },
+  },
+  async run({ args }) {
+    const timeout = args.timeout === undefined ? undefined : Number(args.timeout);
+    if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 600_000)) {
+      throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 600000 (got "${args.timeout}")`);
+    }
+    const [{ runConformance }, { reportJson, reportText }, { guardProcessTree }, { ZOT_SEMVER }] = await Promise.all([
+      import("../ext/conformance/run.ts"), import("../ext/conformance/report.ts"), import("../common/process-tree.ts"), import("../common/version.ts"),
+    ]);
+    // The extension's own helpers end with the run.
+    guardProcessTree();
+    const report = await runConformance({ dir: resolve(args.dir), replyTimeoutMs: timeout, zotVersion: ZOT_SEMVER });
+    if (args.json === true) writeStdoutText(`${JSON.stringify(reportJson(report), null, 2)}\n`);
+    else writeStdoutText(forStdout(reportText(report)));
+    return report.ok ? 0 : 1;
+  },
+});
+
 const subCommands: Readonly<Record<string, CommandDef<ArgsDef>>> = {
   list: listCommand as CommandDef<ArgsDef>,
   doctor: doctorCommand as CommandDef<ArgsDef>,
@@ -207,6 +258,8 @@ const subCommands: Readonly<Record<string, CommandDef<ArgsDef>>> = {
   enable: toggleCommand(true) as CommandDef<ArgsDef>,
   disable: toggleCommand(false) as CommandDef<ArgsDef>,
   logs: logsCommand as CommandDef<ArgsDef>,
+  new: newCommand as CommandDef<ArgsDef>,
+  test: testCommand as CommandDef<ArgsDef>,
 };
 
 const ALIASES: Readonly<Record<string, string>> = { rm: "remove" };

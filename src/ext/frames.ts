@@ -53,7 +53,8 @@ const PanelSchema = v.looseObject({
   footer: OptString,
 });
 
-const inboundSchemas = {
+/** The valibot schema of every inbound frame by type (also the source of schemas/frames, see wire-schemas.ts). */
+export const inboundSchemas = {
   hello: v.looseObject({ type: v.literal("hello"), name: v.pipe(v.string(), v.minLength(1, "must not be empty")), version: OptString, capabilities: StringList }),
   register_command: v.looseObject({ type: v.literal("register_command"), name: v.pipe(v.string(), v.minLength(1, "must not be empty")), description: v.optional(v.string(), "") }),
   register_tool: v.looseObject({
@@ -178,7 +179,7 @@ export type WireResultBlock = WireResultBlockText | WireResultBlockImage;
 export type OutboundFrame =
   | {
       readonly type: "hello_ack";
-      readonly protocol_version: number;
+      readonly protocol_version: typeof PROTOCOL_VERSION;
       readonly zot_version: string;
       readonly provider: string;
       readonly model: string;

@@ -19,7 +19,8 @@ export const MANIFEST_FILE = "extension.json";
 /** Names become log file names and directory names: keep them path-safe. */
 const NAME_PATTERN = /^[A-Za-z0-9_@+][A-Za-z0-9_.@+-]{0,127}$/;
 
-const ManifestSchema = v.looseObject({
+/** The source of schemas/extension.schema.json (scripts/gen-schemas.ts). */
+export const ManifestSchema = v.looseObject({
   name: v.pipe(
     v.string("expected a string"),
     v.minLength(1, "must not be empty"),

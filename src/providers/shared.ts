@@ -100,24 +100,30 @@ export function validateEvent<TSchema extends v.GenericSchema>(
 
 /** A v.variant("type", …) event schema whose options all tag `type` with a literal. */
 type TaggedEventSchema = v.GenericSchema & {
-  readonly options: readonly { readonly entries: { readonly type: { readonly literal: string } } }[];
+  readonly options: readonly (v.GenericSchema & { readonly entries: { readonly type: { readonly literal: string } } })[];
 };
 
 /**
  * Decoder for a dialect whose event payloads carry a `type` tag: parses the
  * JSON, returns undefined for kinds the schema does not list (pings, future
- * events), and validates the listed ones (a mismatch is "malformed").
+ * events), and validates the listed ones (a mismatch is "malformed"). Each
+ * event is checked against its own option, picked by its tag: what the
+ * variant would pick, without building a rejection issue (message string
+ * included) for every option listed before it.
  */
 export function taggedEventDecoder<TSchema extends TaggedEventSchema>(
   label: string,
   schema: TSchema,
 ): (event: SseEvent) => v.InferOutput<TSchema> | undefined {
-  const known: ReadonlySet<string> = new Set(schema.options.map((option) => option.entries.type.literal));
+  const byType = new Map<string, v.GenericSchema>();
+  // The variant tries its options in order: the first one with the tag wins.
+  for (const option of schema.options) if (!byType.has(option.entries.type.literal)) byType.set(option.entries.type.literal, option);
   return (event) => {
     const json = parseEventJson(label, event);
     const type = eventType(json);
-    if (type === undefined || !known.has(type)) return undefined;
-    return validateEvent(label, event, schema, json);
+    const option = type === undefined ? undefined : byType.get(type);
+    if (option === undefined) return undefined;
+    return validateEvent(label, event, option, json) as v.InferOutput<TSchema>;
   };
 }
 

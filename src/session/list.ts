@@ -15,6 +15,7 @@ import { fstatSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
+import { localDateParts } from "../common/local-time.ts";
 import { yieldToEventLoop } from "../common/yield.ts";
 import { zotPaths } from "../common/home.ts";
 import type { Usage } from "../providers/types.ts";
@@ -171,7 +172,8 @@ function pad2(value: number): string {
 }
 
 export function localTime(at: Date): string {
-  return `${at.getFullYear()}-${pad2(at.getMonth() + 1)}-${pad2(at.getDate())} ${pad2(at.getHours())}:${pad2(at.getMinutes())}`;
+  const local = localDateParts(at);
+  return `${local.year}-${pad2(local.month)}-${pad2(local.day)} ${pad2(local.hours)}:${pad2(local.minutes)}`;
 }
 
 /** One-line label of a session: its title, else its first user text. */

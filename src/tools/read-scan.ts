@@ -47,7 +47,8 @@ function countNewlines(bytes: Uint8Array, from: number): number {
   return count;
 }
 
-export async function scanPage(handle: FileHandle, request: PageRequest): Promise<TextPage> {
+/** `handle` may be undefined only when the head is the whole file (nothing more is read). */
+export async function scanPage(handle: FileHandle | undefined, request: PageRequest): Promise<TextPage> {
   const { startLine, maxLines, maxBytes } = request;
   const decoder = new TextDecoder("utf-8");
   const shown: string[] = [];
@@ -130,7 +131,7 @@ export async function scanPage(handle: FileHandle, request: PageRequest): Promis
       state.stop = "cancelled";
       break;
     }
-    if (request.headIsWholeFile === true) break;
+    if (request.headIsWholeFile === true || handle === undefined) break;
     if (state.phase === "done" && countedAfterStop > COUNT_SCAN_LIMIT) {
       totalKnown = false;
       break;

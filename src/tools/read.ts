@@ -8,11 +8,21 @@
  * Under --jail the path must be inside the root (paths.ts), or be a spill
  * file of this process's own bash commands; a file with several hard links
  * is refused, checked again on the opened file.
+ *
+ * Small files take a synchronous path: without --jail, a path that
+ * resolves (realpath) to a regular file of at most BINARY_SNIFF_BYTES is
+ * opened (O_NONBLOCK, so a FIFO swapped in never blocks the open), checked
+ * with fstat and read whole in-process — ≈20 µs against four fs thread-pool
+ * round trips (≈0.3 ms of a round). Anything else (errors, larger files,
+ * --jail) goes the asynchronous way, which gives the same answers and error
+ * texts. The cost: a read of a small file on a hung network mount blocks
+ * the whole process instead of one pool thread until the kernel returns.
  */
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { open, readFile, stat, type FileHandle } from "node:fs/promises";
 import { extname } from "node:path";
 import * as v from "valibot";
-import { checkToolPath, describeFsError, hardLinkRefusal } from "./paths.ts";
+import { checkToolPath, describeFsError, hardLinkRefusal, resolveToolPath } from "./paths.ts";
 import { scanPage, type TextPage } from "./read-scan.ts";
 import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, PATH_PROPERTY, parseToolArgs, PathArg } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
@@ -65,6 +75,44 @@ async function readHead(handle: FileHandle, size: number): Promise<{ readonly he
   return { head, eof: false };
 }
 
+const QUICK_OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+interface SmallFile {
+  readonly canonical: string;
+  readonly head: Uint8Array;
+  readonly size: number;
+}
+
+/** A regular file of at most BINARY_SNIFF_BYTES, read whole and synchronously; undefined for anything else (the async path decides). */
+function readSmallFile(absolute: string): SmallFile | undefined {
+  let canonical: string;
+  let fd: number;
+  try {
+    canonical = realpathSync.native(absolute);
+    fd = openSync(canonical, QUICK_OPEN_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > BINARY_SNIFF_BYTES) return undefined;
+    // One byte of room past the limit tells a file that grew (or a /proc file whose size says 0) from one that fits.
+    const buffer = new Uint8Array(BINARY_SNIFF_BYTES + 1);
+    let filled = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+      if (filled > BINARY_SNIFF_BYTES) return undefined;
+    }
+    return { canonical, head: buffer.subarray(0, filled), size: stats.size };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function imageOutcome(file: string, path: string, absolute: string, mime: string, size: number): Promise<ToolOutcome> {
   if (size > MAX_IMAGE_BYTES) {
     return textOutcome(`${path}: image is ${formatBytes(size)}, larger than the ${formatBytes(MAX_IMAGE_BYTES)} limit`, true);
@@ -97,7 +145,7 @@ function continuationNote(page: TextPage, requestedLimit: number | undefined): s
 }
 
 async function readText(
-  handle: FileHandle,
+  handle: FileHandle | undefined,
   { head, eof }: { readonly head: Uint8Array; readonly eof: boolean },
   path: string,
   absolute: string,
@@ -125,10 +173,49 @@ async function readText(
   return textOutcome(note === undefined ? page.text : `${page.text}${note}`, false, { details });
 }
 
+interface ReadRequest {
+  readonly path: string;
+  readonly absolute: string;
+  readonly canonical: string;
+  readonly size: number;
+  readonly offset: number;
+  readonly limit: number | undefined;
+}
+
+/** The answer once the head is in: an image, a refusal of binary data, or a page of text (`handle` only when more may follow). */
+async function outcomeFromHead(
+  handle: FileHandle | undefined,
+  start: { readonly head: Uint8Array; readonly eof: boolean },
+  request: ReadRequest,
+  ctx: ToolContext,
+): Promise<ToolOutcome> {
+  const { path, absolute, canonical, size } = request;
+  const head = start.head;
+  const extensionMime = IMAGE_EXTENSIONS[extname(canonical).toLowerCase()];
+  const looksBinary = head.includes(0);
+  if (extensionMime !== undefined || looksBinary) {
+    const sniffed = sniffImageMime(head);
+    if (sniffed !== undefined) return await imageOutcome(canonical, path, absolute, sniffed, size);
+    if (extensionMime !== undefined) {
+      return textOutcome(`${path} has an image extension but is not a valid PNG, JPEG, GIF or WebP file`, true);
+    }
+  }
+  if (looksBinary) return textOutcome(`${path} looks binary; refusing to read as text`, true);
+  return await readText(handle, start, path, absolute, request.offset, request.limit, ctx);
+}
+
 async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<ToolOutcome> {
   const parsed = parseToolArgs("read", ReadArgs, rawArgs);
   if (!parsed.ok) return parsed.outcome;
   const { path, offset, limit } = parsed.value;
+  if (ctx.jailRoot === undefined) {
+    const absolute = resolveToolPath(ctx.cwd, path);
+    const small = readSmallFile(absolute);
+    if (small !== undefined) {
+      const request = { path, absolute, canonical: small.canonical, size: small.size, offset: offset ?? 1, limit: limit ?? undefined };
+      return outcomeFromHead(undefined, { head: small.head, eof: true }, request, ctx);
+    }
+  }
   const checked = await checkToolPath(ctx, path, { ownSpillFiles: true });
   if (!checked.ok) return checked.outcome;
   const { absolute, canonical } = checked;
@@ -156,18 +243,7 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
       if (links > 1) return hardLinkRefusal(path, links);
     }
     const start = await readHead(handle, size);
-    const head = start.head;
-    const extensionMime = IMAGE_EXTENSIONS[extname(canonical).toLowerCase()];
-    const looksBinary = head.includes(0);
-    if (extensionMime !== undefined || looksBinary) {
-      const sniffed = sniffImageMime(head);
-      if (sniffed !== undefined) return await imageOutcome(canonical, path, absolute, sniffed, size);
-      if (extensionMime !== undefined) {
-        return textOutcome(`${path} has an image extension but is not a valid PNG, JPEG, GIF or WebP file`, true);
-      }
-    }
-    if (looksBinary) return textOutcome(`${path} looks binary; refusing to read as text`, true);
-    return await readText(handle, start, path, absolute, offset ?? 1, limit ?? undefined, ctx);
+    return await outcomeFromHead(handle, start, { path, absolute, canonical, size, offset: offset ?? 1, limit: limit ?? undefined }, ctx);
   } finally {
     // Not awaited: the outcome does not depend on it, and a read-only close cannot lose data.
     void handle.close().catch(() => undefined);

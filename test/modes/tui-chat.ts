@@ -7,11 +7,12 @@
  * Everything else the tests assert is content (what the model said, what a
  * command printed), which does not depend on the look.
  */
-import { expect } from "bun:test";
+import { afterAll, afterEach, beforeEach, expect } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { isAlive } from "../support/processes.ts";
-import { TuiPty, type TuiStartOptions } from "../support/tui-pty.ts";
-import type { ModeEnv } from "./helpers.ts";
+import { stopAllTuis, TuiPty, type TuiStartOptions } from "../support/tui-pty.ts";
+import { removeTempDirs } from "../support/temp.ts";
+import { createModeEnv, type ModeEnv } from "./helpers.ts";
 
 /** Bound for one test: several waits of up to WAIT_MS each. */
 export const TEST_MS = 90_000;
@@ -99,4 +100,23 @@ export function descendants(pid: number): string[] {
   };
   visit(pid);
   return found;
+}
+
+/**
+ * The hooks every chat-screen test file needs: a fresh ModeEnv before each
+ * test (handed to `use`), every zot stopped and the env disposed after it,
+ * the temp dirs removed after the file.
+ */
+export function useChatEnv(use: (env: ModeEnv) => void): void {
+  let current: ModeEnv | undefined;
+  afterAll(removeTempDirs);
+  beforeEach(() => {
+    current = createModeEnv();
+    use(current);
+  });
+  afterEach(async () => {
+    await stopAllTuis();
+    await current?.dispose();
+    current = undefined;
+  });
 }

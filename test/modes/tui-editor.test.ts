@@ -7,21 +7,13 @@
  * lines collapses to `[pasted text #1 +60 lines]` in the editor and the
  * model receives the full text on submit.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestMessages, type ModeEnv } from "./helpers.ts";
-import { PROMPT, TEST_MS, expectNoClears, rowsWith, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { describe, expect, test } from "bun:test";
+import { requestMessages, type ModeEnv } from "./helpers.ts";
+import { PROMPT, TEST_MS, expectNoClears, rowsWith, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 // Descriptions of built-in commands (src/modes/interactive/commands.ts): they only ever show in the popup.

@@ -11,23 +11,16 @@
  * The OpenAI model reaches the stand-in server through a models.json
  * `baseUrl` (the launch --base-url belongs to the launch provider only).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TuiPty, stopAllTuis } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestMessages, requestTexts, type ModeEnv } from "./helpers.ts";
-import { TEST_MS, rowsWith, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { TuiPty } from "../support/tui-pty.ts";
+import { requestMessages, requestTexts, type ModeEnv } from "./helpers.ts";
+import { TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 /** models.json pointing both providers' test models at the stand-in server. */

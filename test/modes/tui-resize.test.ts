@@ -7,21 +7,13 @@
  * row left above the editor shows as a token seen twice or a cut token;
  * every row is then either committed content, live content or blank.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "./helpers.ts";
-import { MODEL, TEST_MS, expectNoClears, squeezed, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { describe, expect, test } from "bun:test";
+import { type ModeEnv } from "./helpers.ts";
+import { MODEL, TEST_MS, expectNoClears, squeezed, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 const token = (prefix: string, n: number, digits: number): string => `${prefix}${String(n).padStart(digits, "0")}`;

@@ -5,23 +5,15 @@
  * prompt continues it; `--session` on a 5,000-message file shows its last
  * part with a line saying how many earlier messages are not shown.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { writeGeneratedSession, sessionText } from "../support/session-file.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestTexts, type ModeEnv } from "./helpers.ts";
-import { TEST_MS, expectNoClears, occurrences, rowsWith, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { requestTexts, type ModeEnv } from "./helpers.ts";
+import { TEST_MS, expectNoClears, occurrences, rowsWith, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 describe("resumed sessions", () => {

@@ -7,25 +7,18 @@
  * file; a switch releases the old file's lock and sends session_end
  * (session_switch) then session_start with the new id.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { isLockedByOther } from "../../src/session/lock.ts";
 import { lifecycleExtension, readRecord } from "../support/bridge-harness.ts";
-import { stopAllTuis, type TuiPty } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestTexts, type ModeEnv } from "./helpers.ts";
-import { TEST_MS, squeezed, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { type TuiPty } from "../support/tui-pty.ts";
+import { requestTexts, type ModeEnv } from "./helpers.ts";
+import { TEST_MS, squeezed, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 type Row = Record<string, unknown>;

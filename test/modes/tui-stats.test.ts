@@ -4,23 +4,15 @@
  * what reached the terminal, no clears, one timing per frame, a private file.
  * Without the variable no file appears.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "./helpers.ts";
-import { TEST_MS, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { type ModeEnv } from "./helpers.ts";
+import { TEST_MS, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 interface Stats {

@@ -8,21 +8,13 @@
  * within the terminal width and never cut; a whole session writes no screen
  * or scrollback clear. Assertions are on the emulated screen and scrollback.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestTexts, type ModeEnv } from "./helpers.ts";
-import { PROMPT, TEST_MS, busy, expectNoClears, occurrences, rowsWith, squeezed, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { describe, expect, test } from "bun:test";
+import { requestTexts, type ModeEnv } from "./helpers.ts";
+import { PROMPT, TEST_MS, busy, expectNoClears, occurrences, rowsWith, squeezed, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 const MULTI_BLOCK = [

@@ -11,24 +11,17 @@
  * a side question from the conversation without recording anything; /help
  * lists every command.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS } from "../../src/modes/interactive/commands.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis, type TuiPty } from "../support/tui-pty.ts";
-import { createModeEnv, requestTexts, toolResultsSent, type ModeEnv } from "./helpers.ts";
-import { TEST_MS, rowsWith, squeezed, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { type TuiPty } from "../support/tui-pty.ts";
+import { requestTexts, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { TEST_MS, rowsWith, squeezed, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 const DARK_MUTED = "\x1b[90m";

@@ -6,23 +6,15 @@
  * line once and the model receives the whole output; Esc during a running
  * command stops the turn and the command long before it would end.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
-import { TEST_MS, busy, descendants, expectNoClears, occurrences, rowsWith, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { TEST_MS, busy, descendants, expectNoClears, occurrences, rowsWith, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
+useChatEnv((created) => {
+  env = created;
 });
 
 describe("tool calls", () => {

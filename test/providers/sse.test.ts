@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { parseSse, type SseEvent } from "../../src/providers/sse.ts";
 import { ProviderError } from "../../src/providers/types.ts";
 import { rejection } from "./helpers.ts";
+import { seededRandom } from "../support/random.ts";
 
 function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   let i = 0;
@@ -23,17 +24,6 @@ async function collect(chunks: readonly Uint8Array[], maxLineChars?: number, max
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("parseSse", () => {
   test("fields, comments, multi-line data, leading space and default event name", async () => {
@@ -90,7 +80,7 @@ describe("parseSse", () => {
   });
 
   test("property: any chunking of the byte stream yields the same events", async () => {
-    const random = prng(20250101);
+    const random = seededRandom(20250101);
     const alphabet = ["a", "b", " ", ":", "é", "€", "😀", "{", "}", '"', "data", "\t"];
     const lineEnds = ["\n", "\r\n", "\r"];
     for (let round = 0; round < 60; round++) {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createReadTool, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../../src/tools/index.ts";
 import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
@@ -178,5 +178,35 @@ describe("read: images, binaries, refusals", () => {
     expect(badOffset.isError).toBe(true);
     expect(textOf(badOffset)).toStartWith('read: field "offset":');
     expect(textOf(await read.execute({ path: "x", limit: 1.5 }, ctx))).toStartWith('read: field "limit":');
+  });
+});
+
+describe("read: the synchronous small-file path answers as the asynchronous one does", () => {
+  // --jail (root = the dir) forces the asynchronous path; every case here is inside the root with one link.
+  test("text, offsets, empty, binary, image, FIFO, directory, missing, dangling link, unreadable, 8 KiB edges", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "a.txt"), "one\ntwo\nthree\n");
+    writeFileSync(join(dir, "empty.txt"), "");
+    writeFileSync(join(dir, "edge.txt"), "x".repeat(8192));
+    writeFileSync(join(dir, "over.txt"), "x".repeat(8193));
+    writeFileSync(join(dir, "bin.dat"), Buffer.from([1, 0, 2]));
+    writeFileSync(join(dir, "tiny.png"), TINY_PNG);
+    writeFileSync(join(dir, "fake.png"), "not an image");
+    writeFileSync(join(dir, "secret.txt"), "hidden\n", { mode: 0o000 });
+    mkdirSync(join(dir, "sub"));
+    symlinkSync(join(dir, "a.txt"), join(dir, "link.txt"));
+    symlinkSync(join(dir, "gone.txt"), join(dir, "dangling.txt"));
+    expect(Bun.spawnSync(["mkfifo", join(dir, "pipe")]).exitCode).toBe(0);
+    const cases: Record<string, unknown>[] = [
+      { path: "a.txt" }, { path: "a.txt", offset: 2 }, { path: "a.txt", offset: 2, limit: 1 }, { path: "a.txt", offset: 9 },
+      { path: "empty.txt" }, { path: "edge.txt" }, { path: "over.txt" }, { path: "bin.dat" }, { path: "tiny.png" },
+      { path: "fake.png" }, { path: "secret.txt" }, { path: "sub" }, { path: "link.txt" }, { path: "dangling.txt" },
+      { path: "missing.txt" }, { path: "pipe" }, { path: join(dir, "a.txt") },
+    ];
+    for (const args of cases) {
+      const quick = await read.execute(args, makeContext(dir));
+      const slow = await read.execute(args, makeContext(dir, { jailRoot: dir }));
+      expect({ args, outcome: quick }).toEqual({ args, outcome: slow });
+    }
   });
 });

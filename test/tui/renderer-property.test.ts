@@ -25,17 +25,8 @@ import { Renderer } from "../../src/tui/renderer.ts";
 import type { LiveView } from "../../src/tui/types.ts";
 import { TmuxScreen } from "../support/tmux-screen.ts";
 import { RendererHarness, trimTrailingEmpty } from "./harness.ts";
+import { seededRandom } from "../support/random.ts";
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CONTROLS = ["\t", "\x1b[31m", "\x1b[1;38;5;208m", "\x1b[0m", "\x1b[2J", "\x1b]0;title\x07", "\r", "\x1b[5A", "\x07"];
 const PIECES = [
@@ -162,7 +153,7 @@ interface SequenceOptions {
 }
 
 async function runSequence(seed: number, steps: number, options: SequenceOptions): Promise<void> {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const pieces = options.model === "xterm.js" ? PIECES : PLAIN_PIECES;
   let columns = 10 + Math.floor(random() * 111);
   let rows = 12 + Math.floor(random() * 9);

@@ -93,7 +93,7 @@ describe("Renderer frames", () => {
     expect(Buffer.byteLength(frame)).toBeLessThan(Buffer.byteLength("row 5 changed") + 50);
   });
 
-  test("a row that only grew at its end gets just the new text; a coloured or changed row is rewritten whole", async () => {
+  test("a row that only grew at its end gets just the new text, in the colour in force there; a changed row is rewritten whole", async () => {
     const h = harness(80, 24);
     const rest = ["────", "› ", "status"];
     await h.show({ lines: ["the answer so far\x1b[0m", ...rest], cursor: { row: 2, col: 2 } });
@@ -108,11 +108,12 @@ describe("Renderer frames", () => {
     expect(h.writes[2]!).toContain("the answer so fat and more");
     await h.show({ lines: ["the answer so fat and more\u0301", ...rest], cursor: { row: 2, col: 2 } });
     expect(h.writes[3]!).toContain("the answer so fat and more\u0301");
-    // A coloured row is rewritten whole (its colour state is not known at its end).
-    await h.show({ lines: ["\x1b[31mred\x1b[0m", ...rest], cursor: { row: 2, col: 2 } });
-    await h.show({ lines: ["\x1b[31mred\x1b[0m more", ...rest], cursor: { row: 2, col: 2 } });
-    expect(h.writes[5]!).toContain("\x1b[31mred");
-    expect(h.screenText()[0]).toBe("red more");
+    // A coloured row grows in the colour in force at its end (the SGRs since its last reset, replayed).
+    await h.show({ lines: ["\x1b[1mbold \x1b[31mred\x1b[0m", ...rest], cursor: { row: 2, col: 2 } });
+    await h.show({ lines: ["\x1b[1mbold \x1b[31mred still\x1b[0m more", ...rest], cursor: { row: 2, col: 2 } });
+    expect(h.writes[5]!).toContain("\x1b[1m\x1b[31m still\x1b[0m more");
+    expect(h.writes[5]!).not.toContain("bold");
+    expect(h.screenText()[0]).toBe("bold red still more");
   });
 
   test("a shrinking live region is erased below with CSI J, never CSI 2J / 3J", async () => {

@@ -1,18 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { displayText, ELLIPSIS, expandTabs, fitWidth, padToWidth, visibleWidth, wrapText } from "../../src/tui/text.ts";
+import { seededRandom } from "../support/random.ts";
 
 const SAMPLES = ["word", "中文字符", "😀", "👨‍👩‍👧", "👍🏽", "🇯🇵", "e\u0301", "\x1b[31m", "\x1b[0m", "\x1b[1;38;5;208m", " ", "  ", "supercalifragilistic", "ß", "☕", "…"];
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomText(random: () => number): string {
   let text = "";
@@ -63,7 +54,7 @@ describe("text", () => {
   });
 
   test("random text: no function returns a line wider than its width, and wrapping keeps every character", () => {
-    const random = mulberry32(42);
+    const random = seededRandom(42);
     for (let i = 0; i < 2000; i++) {
       const text = randomText(random);
       const width = 1 + Math.floor(random() * 30);

@@ -4,6 +4,7 @@ import { createTheme } from "../../../src/tui/theme.ts";
 import type { Key } from "../../../src/tui/types.ts";
 import { Editor } from "../../../src/tui/widgets/editor.ts";
 import { caretRow, layoutRows, NEWLINE, unitsOf } from "../../../src/tui/widgets/editor-layout.ts";
+import { seededRandom } from "../../support/random.ts";
 
 const theme = createTheme(false);
 const key = (name: string, mods: { ctrl?: boolean; alt?: boolean; shift?: boolean } = {}): Key => ({
@@ -38,16 +39,6 @@ function withCaret(e: Editor): string {
   return rows.join("\n");
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("Editor", () => {
   test("Enter submits; Alt+Enter, Shift+Enter and a backslash before the caret insert a newline", () => {
@@ -254,7 +245,7 @@ describe("Editor", () => {
   });
 
   test("every row fits every width from 1 to 200, the caret is inside the rows", () => {
-    const r = prng(42);
+    const r = seededRandom(42);
     const pieces = ["日本", "👨‍👩‍👧‍👦", "e\u0301", "word ", " ", "\n", "ｗｉｄｅ", "averyveryveryverylongword", "x"];
     const keys: Key[] = [key("left"), key("right"), key("up"), key("down"), key("backspace"), key("home"), key("end"), key("w", { ctrl: true })];
     for (let width = 1; width <= 200; width++) {
@@ -277,7 +268,7 @@ describe("Editor", () => {
 
 describe("layoutRows", () => {
   test("every unit lands on exactly one row, in order; rows fit (one hanging space or a lone wide unit aside)", () => {
-    const r = prng(7);
+    const r = seededRandom(7);
     const pieces = ["日", "👍🏽", "e\u0301", "ab", " ", "  ", "\n", "word"];
     for (let n = 0; n < 500; n++) {
       const text = Array.from({ length: Math.floor(r() * 30) }, () => pieces[Math.floor(r() * pieces.length)]).join("");

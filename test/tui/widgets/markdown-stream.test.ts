@@ -2,22 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { visibleWidth } from "../../../src/tui/text.ts";
 import { createTheme } from "../../../src/tui/theme.ts";
 import { MarkdownStream, renderMarkdown } from "../../../src/tui/widgets/markdown-stream.ts";
+import { seededRandom } from "../../support/random.ts";
 
 const colour = createTheme(true);
 const plain = createTheme(false);
 const stripSgr = (s: string) => s.replace(/\x1b\[[0-9;:]*m/g, "");
 
-/** mulberry32: a small seeded PRNG so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ["alpha", "beta", "gamma", "**bold**", "`code`", "*em*", "[link](http://x.y/z)", "日本語", "👍🏽", "e\u0301", "~~gone~~", "averyveryverylongwordthatneverends", "|", "x"];
 const BLOCKS: ((r: () => number) => string)[] = [
@@ -81,7 +71,7 @@ function streamed(text: string, pieces: readonly string[], width: number, r: () 
 describe("MarkdownStream", () => {
   test("property: committed rows plus the final render equal the whole text drawn at once, however it is cut", () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const r = prng(seed);
+      const r = seededRandom(seed);
       const text = document(r);
       const width = [1, 2, 5, 20, 40, 80, 133][seed % 7]!;
       const whole = renderMarkdown(text, width, { theme: colour });
@@ -162,7 +152,7 @@ describe("MarkdownStream", () => {
 
   test("a width change between calls repeats nothing and loses nothing", () => {
     for (let seed = 1; seed <= 100; seed++) {
-      const r = prng(seed * 7919);
+      const r = seededRandom(seed * 7919);
       const text = document(r).replace(/\|/g, "/"); // tables re-lay their borders per width; the words are what we follow
       const stream = new MarkdownStream({ theme: plain });
       const out: string[] = [];
