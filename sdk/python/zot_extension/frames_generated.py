@@ -63,6 +63,7 @@ class ExtensionManifest(_ExtensionManifestRequired, total=False):
     language: str
     description: str
     skills: List[str]
+    agents: List[str]
     enabled: bool
     on_timeout: Literal["allow", "deny"]
 

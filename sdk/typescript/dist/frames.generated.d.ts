@@ -8,6 +8,7 @@ export interface ExtensionManifest {
     language?: string;
     description?: string;
     skills?: string[];
+    agents?: string[];
     enabled?: boolean;
     on_timeout?: "allow" | "deny";
 }
