@@ -51,7 +51,6 @@
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
@@ -59,7 +58,7 @@ import type { CompactionObserver } from "../agent/compaction.ts";
 import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
 import { toolCallDecision } from "../agent/permissions.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
-import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
+import { ZotError, errorMessage } from "../common/errors.ts";
 import { loadConfig, type ZotConfig } from "../common/config.ts";
 import { zotPaths, type ZotPaths } from "../common/home.ts";
 import type { MainFlags } from "../cli/flags.ts";
@@ -70,23 +69,19 @@ import type { ExtensionManager } from "../ext/manager.ts";
 import { mayFindExtensions } from "../ext/scopes.ts";
 import type { Skill } from "../skills/index.ts";
 import {
-  ProviderError,
   createClient,
-  isMissingApiKey,
   loadCatalog,
   missingKeyClient,
   preconnect,
-  resolveApiKey,
-  resolveModel,
-  type Catalog,
-  type Credential,
   type ProviderName,
   type ResolvedModel,
 } from "../providers/index.ts";
-import { FILE_AND_SHELL_TOOL_NAMES, ToolRegistry, builtinTools } from "../tools/index.ts";
+import { ToolRegistry, builtinTools } from "../tools/index.ts";
 import type { Cleanup } from "./cleanup.ts";
 import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
+import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
+import { createRunSwarm } from "./swarm-setup.ts";
 import type { Swarm } from "../agents/index.ts";
 
 /** The extension host of a run that has extensions to load. */
@@ -161,63 +156,6 @@ export interface HeadlessSetupInput {
   readonly swarmChild?: SwarmChildSetup;
 }
 
-/** Providers tried, in order, when neither --provider nor --model was given and the chosen one has no key. */
-const CREDENTIAL_FALLBACK_PROVIDERS = ["anthropic", "openai"] as const;
-
-/** Synchronous on purpose: one stat(2), no fs thread pool at startup. */
-function resolveWorkingDirectory(flag: string | undefined): string {
-  const cwd = resolve(flag ?? process.cwd());
-  try {
-    if (statSync(cwd).isDirectory()) return cwd;
-  } catch (err) {
-    const code = systemErrorCode(err);
-    if (code !== "ENOENT" && code !== "ENOTDIR") {
-      throw new ZotError("mode.bad_cwd", `--cwd ${cwd}: ${errorMessage(err)}`, { cwd });
-    }
-  }
-  throw new ZotError("mode.bad_cwd", `--cwd ${cwd}: not a directory`, { cwd });
-}
-
-interface ResolvedProvider {
-  readonly resolved: ResolvedModel;
-  readonly credential: Credential;
-  /** The key was missing and `allowMissing` let it pass (credential.apiKey is ""). */
-  readonly missing?: boolean;
-}
-
-/**
- * Provider, model and key. Like the original, a run whose flags named
- * neither provider nor model falls back to another provider that has a key
- * when the chosen one (config.json's, else anthropic) has none; otherwise
- * the first error stands, or with `allowMissing` the run goes on keyless.
- */
-async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Catalog, paths: ZotPaths, allowMissing: boolean): Promise<ResolvedProvider> {
-  const provider = flags.provider ?? config.provider;
-  const model = flags.model ?? config.model;
-  const resolved = resolveModel({ provider, model, baseUrl: flags.baseUrl, catalog });
-  try {
-    const credential = await resolveApiKey({ provider: resolved.provider, flag: flags.apiKey, authFile: paths.authFile });
-    return { resolved, credential };
-  } catch (err) {
-    const mayFallBack = err instanceof ProviderError && err.kind === "config" && flags.provider === undefined && flags.model === undefined;
-    if (!mayFallBack) {
-      if (allowMissing && isMissingApiKey(err)) return { resolved, credential: { apiKey: "", source: "none" }, missing: true };
-      throw err;
-    }
-    for (const provider of CREDENTIAL_FALLBACK_PROVIDERS) {
-      if (provider === resolved.provider) continue;
-      try {
-        const credential = await resolveApiKey({ provider, authFile: paths.authFile });
-        return { resolved: resolveModel({ provider, baseUrl: flags.baseUrl, catalog }), credential };
-      } catch {
-        // keep looking; the default provider's error is the one reported
-      }
-    }
-    if (allowMissing && isMissingApiKey(err)) return { resolved, credential: { apiKey: "", source: "none" }, missing: true };
-    throw err;
-  }
-}
-
 function reportExtensionProblems(manager: ExtensionManager, warn: (text: string) => void): void {
   for (const error of manager.discovery?.manifestErrors ?? []) warn(`zot: warning: ${error.message}\n`);
   for (const error of manager.loadErrors) warn(`zot: warning: ${error.message}\n`);
@@ -287,53 +225,6 @@ function configReasoning(config: ZotConfig, warn: (text: string) => void): Headl
     warn(`zot: warning: config.json: reasoning must be low|medium|high, got "${config.reasoning}"; ignored\n`);
     return undefined;
   }
-}
-
-/** The supervisor and `agent` tool of a parent run (src/agents); ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. */
-async function createRunSwarm(
-  input: HeadlessSetupInput,
-  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession; manager: ExtensionManager | undefined },
-): Promise<Swarm> {
-  const { createSwarm } = await import("../agents/index.ts");
-  // Manifest `agents` entries of loaded extensions and bundles (discovery is cached: skills used it already).
-  const report = run.manager === undefined ? undefined : await run.manager.discover();
-  const extensionAgents = (report === undefined ? [] : [...report.load, ...report.bundles]).flatMap((entry) =>
-    (entry.loaded.manifest.agents?.length ?? 0) > 0 ? [{ extension: entry.loaded.manifest.name, dir: entry.loaded.dir, entries: entry.loaded.manifest.agents ?? [] }] : [],
-  );
-  const { flags, options } = input;
-  const envTimeout = Number(process.env.ZOT_AGENT_TIMEOUT_MS);
-  const fallbackSessionId = crypto.randomUUID();
-  const bridge = run.bridge;
-  return createSwarm({
-    cwd: run.cwd,
-    zotHome: run.paths.home,
-    extensionAgents,
-    settings: {
-      provider: run.resolved.provider,
-      model: run.resolved.model.id,
-      base_url: flags.baseUrl,
-      api_key: flags.apiKey,
-      reasoning: flags.reasoning,
-      max_steps: flags.maxSteps,
-      append_system_prompt: [],
-      ext: flags.ext,
-      no_ext: flags.noExt,
-      no_skill: flags.noSkill,
-      with_skills: flags.withSkills,
-      jail: flags.jail,
-    },
-    allowedTools: options.tools.none ? [] : (options.tools.only ?? FILE_AND_SHELL_TOOL_NAMES),
-    sessions: options.session.kind !== "none",
-    maxConcurrent: run.config.agents_max_concurrent,
-    timeoutMs: Number.isSafeInteger(envTimeout) && envTimeout > 0 ? envTimeout : run.config.agent_timeout_ms,
-    parentSessionId: () => run.session.writer?.id ?? bridge?.sessionId ?? fallbackSessionId,
-    observer:
-      bridge === undefined
-        ? undefined
-        : { start: (identity) => bridge.subagentStart(identity), stop: (identity, status, error) => bridge.subagentStop(identity, status, error) },
-    onEvent: input.onEvent,
-    warn: input.warn,
-  });
 }
 
 export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup): Promise<HeadlessRuntime> {

@@ -1,0 +1,64 @@
+/**
+ * The swarm of a parent run (config.json `agents: true`): the supervisor and
+ * the `agent` tool (src/agents, docs/agents.md), given the run's settings so
+ * a child starts like its parent, the agent definitions shipped by loaded
+ * extensions and bundles, and the bridge's subagent_start / subagent_stop.
+ * ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms.
+ */
+import type { Swarm } from "../agents/index.ts";
+import type { ZotConfig } from "../common/config.ts";
+import type { ZotPaths } from "../common/home.ts";
+import type { ExtensionBridge } from "../ext/bridge.ts";
+import type { ExtensionManager } from "../ext/manager.ts";
+import type { ResolvedModel } from "../providers/index.ts";
+import { FILE_AND_SHELL_TOOL_NAMES } from "../tools/index.ts";
+import type { HeadlessSession } from "./session-setup.ts";
+import type { HeadlessSetupInput } from "./setup.ts";
+
+/** The supervisor and `agent` tool of a parent run (src/agents); ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. */
+export async function createRunSwarm(
+  input: HeadlessSetupInput,
+  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession; manager: ExtensionManager | undefined },
+): Promise<Swarm> {
+  const { createSwarm } = await import("../agents/index.ts");
+  // Manifest `agents` entries of loaded extensions and bundles (discovery is cached: skills used it already).
+  const report = run.manager === undefined ? undefined : await run.manager.discover();
+  const extensionAgents = (report === undefined ? [] : [...report.load, ...report.bundles]).flatMap((entry) =>
+    (entry.loaded.manifest.agents?.length ?? 0) > 0 ? [{ extension: entry.loaded.manifest.name, dir: entry.loaded.dir, entries: entry.loaded.manifest.agents ?? [] }] : [],
+  );
+  const { flags, options } = input;
+  const envTimeout = Number(process.env.ZOT_AGENT_TIMEOUT_MS);
+  const fallbackSessionId = crypto.randomUUID();
+  const bridge = run.bridge;
+  return createSwarm({
+    cwd: run.cwd,
+    zotHome: run.paths.home,
+    extensionAgents,
+    settings: {
+      provider: run.resolved.provider,
+      model: run.resolved.model.id,
+      base_url: flags.baseUrl,
+      api_key: flags.apiKey,
+      reasoning: flags.reasoning,
+      max_steps: flags.maxSteps,
+      append_system_prompt: [],
+      ext: flags.ext,
+      no_ext: flags.noExt,
+      no_skill: flags.noSkill,
+      with_skills: flags.withSkills,
+      jail: flags.jail,
+    },
+    allowedTools: options.tools.none ? [] : (options.tools.only ?? FILE_AND_SHELL_TOOL_NAMES),
+    sessions: options.session.kind !== "none",
+    maxConcurrent: run.config.agents_max_concurrent,
+    timeoutMs: Number.isSafeInteger(envTimeout) && envTimeout > 0 ? envTimeout : run.config.agent_timeout_ms,
+    parentSessionId: () => run.session.writer?.id ?? bridge?.sessionId ?? fallbackSessionId,
+    observer:
+      bridge === undefined
+        ? undefined
+        : { start: (identity) => bridge.subagentStart(identity), stop: (identity, status, error) => bridge.subagentStop(identity, status, error) },
+    onEvent: input.onEvent,
+    warn: input.warn,
+  });
+}
+
