@@ -9,12 +9,12 @@
  * results naming the problem.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FIXTURES } from "../support/extensions.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { createModeEnv, parseJsonLines, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { type Json, lifecycleExtension, recorded } from "./lifecycle.ts";
 
 afterAll(removeTempDirs);
 
@@ -27,7 +27,6 @@ afterEach(async () => {
   await env.dispose();
 });
 
-type Json = Record<string, unknown>;
 
 function userTexts(body: unknown): string[] {
   const messages = (body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages ?? [];
@@ -36,20 +35,7 @@ function userTexts(body: unknown): string[] {
     .map((message) => (typeof message.content === "string" ? message.content : Array.isArray(message.content) ? message.content.map((block) => (block as { text?: string }).text ?? "").join("") : ""));
 }
 
-function lifecycleExtension(record: string): string {
-  const dir = join(env.base, "lifecycle");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, "extension.json"),
-    JSON.stringify({ name: "life", exec: join(FIXTURES, "lifecycle.py"), args: ["life", "events=all", `record=${record}`], language: "python" }),
-  );
-  return dir;
-}
 
-function recorded(path: string): Json[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Json);
-}
 
 test("resume by agent_id continues the child's session with a new agent_run_id; nothing is replayed", async () => {
   env.server.enqueue(
@@ -75,7 +61,7 @@ test("resume by agent_id continues the child's session with a new agent_run_id; 
     { type: "text", text: "second parent done" },
   );
   env.server.enqueueFor((body) => userTexts(body).includes("why 42?"), { type: "text", text: "because" });
-  const second = await env.run(["--json", "again", "--ext", lifecycleExtension(record), ...env.providerArgs()], { timeoutMs: 60_000 });
+  const second = await env.run(["--json", "again", "--ext", lifecycleExtension(env.base, record), ...env.providerArgs()], { timeoutMs: 60_000 });
   expect(second.stderr).toBe("");
   expect(second.code).toBe(0);
   const events = parseJsonLines(second.stdout);

@@ -8,13 +8,13 @@
  * (children gone, statuses cancelled).
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
-import { FIXTURES } from "../support/extensions.ts";
 import { isAlive } from "../support/processes.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { MODES_FIXTURES, createModeEnv, parseJsonLines, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { type Json, lifecycleExtension, recorded } from "./lifecycle.ts";
 
 afterAll(removeTempDirs);
 
@@ -27,7 +27,6 @@ afterEach(async () => {
   await env.dispose();
 });
 
-type Json = Record<string, unknown>;
 
 /** The text of a request's first user message (a child's prompt). */
 function firstUserText(body: unknown): string {
@@ -46,20 +45,7 @@ function agentCall(id: string, prompt: string, extra: Json = {}) {
   return { id, name: "agent", arguments: { description: `do ${prompt}`, prompt, ...extra } };
 }
 
-function lifecycleExtension(record: string): string {
-  const dir = join(env.base, "lifecycle");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, "extension.json"),
-    JSON.stringify({ name: "life", exec: join(FIXTURES, "lifecycle.py"), args: ["life", "events=all", `record=${record}`], language: "python" }),
-  );
-  return dir;
-}
 
-function recorded(path: string): Json[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Json);
-}
 
 test("three parallel agent calls finishing out of order: results in the model's order, usage summed, events paired", async () => {
   env.server.enqueue(
@@ -71,7 +57,7 @@ test("three parallel agent calls finishing out of order: results in the model's 
   env.server.enqueueFor(childOf("task B"), { type: "text", text: "answer B", delayMs: 100, usage: { input: 200, output: 2 } });
   env.server.enqueueFor(childOf("task C"), { type: "text", text: "answer C", usage: { input: 400, output: 4 } });
   const record = join(env.base, "frames.jsonl");
-  const result = await env.run(["--json", "fan out", "--ext", lifecycleExtension(record), ...env.providerArgs()], { timeoutMs: 60_000 });
+  const result = await env.run(["--json", "fan out", "--ext", lifecycleExtension(env.base, record), ...env.providerArgs()], { timeoutMs: 60_000 });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
   const events = parseJsonLines(result.stdout);
@@ -200,7 +186,7 @@ test("SIGTERM mid-run cancels every child: statuses cancelled, no child process 
   env.server.enqueueFor(childOf("wait two"), { type: "stall" });
   const record = join(env.base, "frames.jsonl");
   const binary = await zotBinary();
-  const proc = Bun.spawn([binary, "--json", "go", "--ext", lifecycleExtension(record), ...env.providerArgs()], {
+  const proc = Bun.spawn([binary, "--json", "go", "--ext", lifecycleExtension(env.base, record), ...env.providerArgs()], {
     cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout: "pipe", stderr: "pipe",
   });
   const stdout = new Response(proc.stdout).text();
