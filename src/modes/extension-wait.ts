@@ -6,7 +6,8 @@
  * `zot: waiting for extension todo (go run .)…` (its exec and args as the
  * manifest gives them). Resolves when startup finished (every extension
  * ready, failed, or past the startup bound, which reports it) or when
- * `signal` aborts; it never throws.
+ * `signal` aborts; it never throws. MCP servers still starting
+ * (runtime.mcpStarted) are waited for as well, within their own start bound.
  */
 import { settledOrAborted } from "../common/abortable-wait.ts";
 import type { ExtensionConnection } from "../ext/connection.ts";
@@ -22,12 +23,17 @@ export function describeCommandLine(connection: ExtensionConnection): string {
 
 export async function waitForExtensions(runtime: HeadlessRuntime, warn: (text: string) => void, signal: AbortSignal): Promise<void> {
   const manager = runtime.extensions?.manager;
-  if (manager === undefined) return;
+  // MCP servers are waited for too (their own start bound ends the wait; they report their problems themselves).
+  const mcpStarted = runtime.mcpStarted ?? Promise.resolve();
+  if (manager === undefined) {
+    await settledOrAborted(mcpStarted, signal);
+    return;
+  }
   const notice = setTimeout(() => {
     for (const connection of manager.starting()) warn(`zot: waiting for extension ${connection.name} (${describeCommandLine(connection)})…\n`);
   }, WAIT_NOTICE_MS);
   try {
-    await settledOrAborted(runtime.extensionsStarted, signal);
+    await settledOrAborted(Promise.all([runtime.extensionsStarted, mcpStarted]), signal);
   } finally {
     clearTimeout(notice);
   }

@@ -48,6 +48,10 @@
  * (`swarmChild`) never does, tags its notifications with agent_id and links
  * its session file to the parent conversation.
  *
+ * MCP servers ($ZOT_HOME/mcp.json, ./.zot/mcp.json, --mcp) start beside the
+ * extensions (mcp-setup.ts); their tools join the registry as each server
+ * becomes ready, and `mcpStarted` is what the headless modes wait for.
+ *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
@@ -82,6 +86,7 @@ import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
 import { createRunSwarm } from "./swarm-setup.ts";
+import { joinMcpTools, mayHaveMcpServers, startRunMcp, type RunMcp } from "./mcp-setup.ts";
 import type { Swarm } from "../agents/index.ts";
 
 /** The extension host of a run that has extensions to load. */
@@ -100,6 +105,8 @@ export interface HeadlessRuntime {
   readonly tools: ToolRegistry;
   /** Resolves once extension startup finished and its problems were reported (at once without a host). */
   readonly extensionsStarted: Promise<void>;
+  /** Resolves once every MCP server is ready, failed or past its start bound (at once without MCP config; mcp-setup.ts). */
+  readonly mcpStarted: Promise<void>;
   /** The skills the skill tool knows (built-ins included; [] with --no-skill). */
   readonly skills: readonly Skill[];
   /** The provider zot started with and the --api-key / --base-url given for it (a model switch to that provider uses them). */
@@ -273,6 +280,10 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
   }
 
+  // MCP servers (src/mcp) start in the background; src/mcp is imported only when a config exists or --mcp was given.
+  const mcpCreated: Promise<RunMcp | undefined> = mayHaveMcpServers(flags, cwd, paths) ? startRunMcp({ flags, cwd, paths, warn }, cleanup) : Promise.resolve(undefined);
+  const mcpStarted = mcpCreated.then((mcp) => mcp?.started, () => undefined);
+
   const skillsFound = discoverRunSkills(flags, cwd, paths, managerCreated, warn);
   const systemPrompt = skillsFound.then(async (skills) => {
     const addendum = skills.length > 0 ? (await import("../skills/index.ts")).skillsPromptAddendum(skills) : "";
@@ -321,6 +332,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   const swarm = child === undefined && config.agents === true ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager }) : undefined;
 
   const tools = await toolRegistry(options, await skillsFound);
+  const mcp = await mcpCreated.catch((err: unknown) => void warn(`zot: warning: mcp servers could not start: ${errorMessage(err)}\n`));
   if (swarm !== undefined) {
     tools.register(swarm.tool);
     // Runs before the extensions stop (cleanup runs in reverse): subagent_stop still reaches them.
@@ -333,6 +345,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     manager.toolListeners.add((tool) => tools.register(manager.toolFor(tool, { allowInteractive: interactive })));
     manager.closeListeners.add((extension) => tools.unregisterExtension(extension));
   }
+  if (mcp !== undefined) joinMcpTools(mcp, tools, warn);
   const agent = AgentSession.create({
     client: missing
       ? missingKeyClient(resolved.provider)
@@ -389,5 +402,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
-  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound, swarm };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, mcpStarted, launch, credentialMissing: missing, skills: await skillsFound, swarm };
 }

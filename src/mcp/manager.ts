@@ -1,0 +1,266 @@
+/**
+ * The MCP servers of one run. `start()` starts every enabled server at once
+ * (spawn, initialize, tools/list) and resolves when each is ready, failed,
+ * or past the start bound (ZOT_MCP_START_TIMEOUT_MS, default 10 s); it
+ * never rejects. A server's problems (did not start, did not initialize in
+ * time, skipped tools) go to `warn` naming the server and its log file.
+ * Tools join as their server becomes ready: `tools()` is what is known now,
+ * `listeners` hear every change (added Tools, removed names), so an
+ * interactive run never waits. notifications/tools/list_changed re-lists
+ * (one re-list at a time, repeated if another change arrived meanwhile).
+ * A call runs through the server's session with the tool-call timeout
+ * (ZOT_MCP_CALL_TIMEOUT_MS, default 60 s, restarted by each progress
+ * notification), live progress as `[progress/total] message` lines, and
+ * cancellation forwarded. A server that exits fails its pending calls at
+ * once (its exit code in the error) and every later call of its tools
+ * without sending it ("mcp server X is not running"); the others go on.
+ * `shutdown()` closes every server (stdin closed, then SIGTERM/SIGKILL of
+ * its process group). Transports come from `createTransport` (stdio here;
+ * the Streamable HTTP transport is plugged in by the caller).
+ */
+import { join } from "node:path";
+import { ZotError, errorMessage } from "../common/errors.ts";
+import type { Tool, ToolContext, ToolOutcome, ToolStatus } from "../tools/types.ts";
+import type { McpServerConfig } from "./config.ts";
+import { McpSession, type ProgressReport } from "./session.ts";
+import { StdioTransport } from "./stdio-transport.ts";
+import { DefinitionBudget, defaultPrefix, mapCallResult, mcpTool, toolDefinitions, type McpToolDefinition } from "./tools.ts";
+import type { McpTransport } from "./transport.ts";
+
+export const DEFAULT_START_TIMEOUT_MS = 10_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+export type ServerState = "starting" | "ready" | "failed" | "stopped";
+
+export interface McpToolChange {
+  readonly server: string;
+  readonly added: readonly Tool[];
+  readonly removed: readonly string[];
+}
+
+export interface McpManagerOptions {
+  readonly servers: readonly McpServerConfig[];
+  readonly logsDir: string;
+  readonly cwd: string;
+  readonly clientVersion: string;
+  readonly warn: (text: string) => void;
+  readonly startTimeoutMs?: number;
+  readonly callTimeoutMs?: number;
+  /** A transport for a server without `command` (Streamable HTTP); undefined → that server is a problem. */
+  readonly createTransport?: (config: McpServerConfig, logPath: string) => McpTransport | undefined;
+}
+
+interface Server {
+  readonly config: McpServerConfig;
+  readonly logPath: string;
+  state: ServerState;
+  session: McpSession | undefined;
+  transport: McpTransport | undefined;
+  definitions: McpToolDefinition[];
+  /** Why it is not running (failed or exited). */
+  reason: string | undefined;
+  relisting: Promise<void> | undefined;
+  relistAgain: boolean;
+}
+
+function envMs(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+function failure(text: string, status: ToolStatus, server: string, tool: string): ToolOutcome {
+  return { content: [{ type: "text", text }], isError: true, status, details: { mcp_server: server, mcp_tool: tool } };
+}
+
+function progressLine(report: ProgressReport): string {
+  const count = report.total === undefined ? `${report.progress}` : `${report.progress}/${report.total}`;
+  return `[${count}]${report.message === undefined ? "" : ` ${report.message.replace(/\s+/g, " ").slice(0, 500)}`}\n`;
+}
+
+export class McpManager {
+  readonly listeners = new Set<(change: McpToolChange) => void>();
+  readonly #options: McpManagerOptions;
+  readonly #servers = new Map<string, Server>();
+  readonly #budget = new DefinitionBudget();
+  readonly #startAbort = new AbortController();
+  #leaving = false;
+
+  constructor(options: McpManagerOptions) {
+    this.#options = options;
+    for (const config of options.servers) {
+      if (config.disabled === true) continue;
+      const logPath = join(options.logsDir, `mcp-${config.name.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
+      this.#servers.set(config.name, { config, logPath, state: "starting", session: undefined, transport: undefined, definitions: [], reason: undefined, relisting: undefined, relistAgain: false });
+    }
+  }
+
+  /** Every MCP tool known now (ready servers). */
+  tools(): Tool[] {
+    return [...this.#servers.values()].flatMap((server) => server.definitions.map((definition) => this.#tool(server, definition)));
+  }
+
+  state(name: string): ServerState | undefined {
+    return this.#servers.get(name)?.state;
+  }
+
+  /** Servers still starting (for the headless wait notice). */
+  starting(): McpServerConfig[] {
+    return [...this.#servers.values()].filter((server) => server.state === "starting").map((server) => server.config);
+  }
+
+  async start(): Promise<void> {
+    const bound = this.#options.startTimeoutMs ?? envMs("ZOT_MCP_START_TIMEOUT_MS", DEFAULT_START_TIMEOUT_MS);
+    await Promise.all([...this.#servers.values()].map((server) => this.#startOne(server, bound)));
+  }
+
+  async shutdown(): Promise<void> {
+    this.#leaving = true;
+    this.#startAbort.abort();
+    await Promise.all([...this.#servers.values()].map((server) => server.transport?.close().catch(() => undefined)));
+  }
+
+  #warn(server: Server, message: string): void {
+    if (!this.#leaving) this.#options.warn(`zot: warning: mcp server ${server.config.name}: ${message} (log: ${server.logPath})\n`);
+  }
+
+  #transport(server: Server): McpTransport {
+    const { config } = server;
+    if (config.command !== undefined) {
+      return new StdioTransport({
+        name: config.name,
+        command: config.command,
+        args: config.args ?? [],
+        env: config.env ?? {},
+        cwd: config.cwd ?? this.#options.cwd,
+        logPath: server.logPath,
+      });
+    }
+    const made = this.#options.createTransport?.(config, server.logPath);
+    if (made === undefined) throw new ZotError("mcp_no_transport", `mcp server ${config.name}: no transport for url ${config.url ?? "(none)"}`, { server: config.name });
+    return made;
+  }
+
+  async #startOne(server: Server, boundMs: number): Promise<void> {
+    const { name } = server.config;
+    const abort = AbortSignal.any([this.#startAbort.signal, AbortSignal.timeout(boundMs)]);
+    try {
+      const transport = this.#transport(server);
+      server.transport = transport;
+      const session = new McpSession(transport, {
+        name,
+        clientVersion: this.#options.clientVersion,
+        cwd: this.#options.cwd,
+        onToolsChanged: () => this.#relist(server),
+        onLog: (text) => (transport instanceof StdioTransport ? transport.note(`server: ${text}`) : undefined),
+        onClose: (reason) => this.#exited(server, reason),
+      });
+      server.session = session;
+      await transport.start();
+      const started = Date.now();
+      await session.initialize(boundMs, abort);
+      const listed = await Promise.race([session.listTools(), rejectOnAbort(abort)]);
+      if (abort.aborted) throw abort.reason;
+      const { definitions, problems } = toolDefinitions(name, server.config.prefix ?? defaultPrefix(name), listed.tools, this.#budget);
+      for (const problem of [...listed.problems.map((text) => `mcp server ${name}: ${text}`), ...problems]) this.#warnLine(server, problem);
+      if (transport instanceof StdioTransport) transport.note(`ready in ${Date.now() - started} ms: ${definitions.length} tool(s)`);
+      if (server.state !== "starting") return; // it exited meanwhile
+      server.state = "ready";
+      server.definitions = definitions;
+      this.#emit(server, definitions, []);
+    } catch (err) {
+      if (server.state === "starting") {
+        server.state = "failed";
+        const timedOut = abort.aborted && !this.#startAbort.signal.aborted;
+        server.reason = timedOut ? `did not initialize within ${boundMs / 1000} s` : errorMessage(err).replace(`mcp server ${name}: `, "");
+        this.#warn(server, `${server.reason}; its tools are not available`);
+      }
+      await server.transport?.close().catch(() => undefined);
+    }
+  }
+
+  #warnLine(server: Server, problem: string): void {
+    if (!this.#leaving) this.#options.warn(`zot: warning: ${problem} (log: ${server.logPath})\n`);
+  }
+
+  #exited(server: Server, reason: string): void {
+    const wasReady = server.state === "ready";
+    if (server.state === "ready" || server.state === "starting") {
+      server.state = server.state === "ready" ? "stopped" : "failed";
+      server.reason = reason;
+    }
+    if (wasReady && reason !== "closed by zot") this.#warn(server, `${reason}; its tools fail until zot restarts`);
+  }
+
+  #emit(server: Server, added: readonly McpToolDefinition[], removed: readonly string[]): void {
+    const change: McpToolChange = { server: server.config.name, added: added.map((definition) => this.#tool(server, definition)), removed };
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // a listener's failure must not stop the others
+      }
+    }
+  }
+
+  #relist(server: Server): void {
+    if (server.state !== "ready") return;
+    if (server.relisting !== undefined) {
+      server.relistAgain = true;
+      return;
+    }
+    server.relisting = (async () => {
+      do {
+        server.relistAgain = false;
+        try {
+          const listed = await server.session!.listTools();
+          if (server.state !== "ready") return;
+          const previous = server.definitions;
+          const { name } = server.config;
+          const { definitions, problems } = toolDefinitions(name, server.config.prefix ?? defaultPrefix(name), listed.tools, this.#budget, previous.reduce((sum, d) => sum + d.bytes, 0));
+          for (const problem of problems) this.#warnLine(server, problem);
+          server.definitions = definitions;
+          // Every previous tool leaves and the new list joins: a changed schema or description is picked up too.
+          this.#emit(server, definitions, previous.map((definition) => definition.zotName));
+        } catch (err) {
+          if (server.state === "ready") this.#warn(server, `tools/list after list_changed failed: ${errorMessage(err)}`);
+        }
+      } while (server.relistAgain);
+    })().finally(() => {
+      server.relisting = undefined;
+    });
+  }
+
+  #tool(server: Server, definition: McpToolDefinition): Tool {
+    return mcpTool(definition, (def, args, ctx) => this.#call(server, def, args, ctx));
+  }
+
+  async #call(server: Server, definition: McpToolDefinition, args: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<ToolOutcome> {
+    const { name } = server.config;
+    const tool = definition.mcpName;
+    const session = server.session;
+    if (server.state !== "ready" || session === undefined) {
+      return failure(`mcp server ${name} is not running${server.reason === undefined ? "" : ` (${server.reason})`}; tool ${tool} was not called`, "failed", name, tool);
+    }
+    try {
+      const result = await session.callTool(tool, args, {
+        signal: ctx.signal,
+        timeoutMs: this.#options.callTimeoutMs ?? envMs("ZOT_MCP_CALL_TIMEOUT_MS", DEFAULT_CALL_TIMEOUT_MS),
+        onProgress: (report) => ctx.onProgress(progressLine(report)),
+      });
+      return mapCallResult(name, tool, result);
+    } catch (err) {
+      const code = err instanceof ZotError ? err.code : "";
+      const text = errorMessage(err);
+      if (code === "mcp_cancelled") return failure(`mcp ${name}/${tool} was cancelled`, "cancelled", name, tool);
+      if (code === "mcp_timeout") return failure(`${text} (timed out; notifications/cancelled sent)`, "timed_out", name, tool);
+      return failure(text, "failed", name, tool);
+    }
+  }
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}

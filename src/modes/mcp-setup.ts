@@ -1,0 +1,77 @@
+/**
+ * The MCP servers of a run (src/mcp, docs/mcp.md), wired into setup.ts.
+ * `mayHaveMcpServers` is the cheap gate (existsSync of $ZOT_HOME/mcp.json
+ * and ./.zot/mcp.json, or an --mcp file given): without it nothing under
+ * src/mcp is imported. `startRunMcp` loads the configuration, reports its
+ * problems, and starts every server in the background: `started` resolves
+ * once each is ready, failed or past its start bound (never rejects; the
+ * headless modes wait for it like they wait for extensions, interactive
+ * mode never does). `joinMcpTools` puts the tools of ready servers in the
+ * agent's registry and keeps it current as servers become ready and
+ * list_changed re-lists: MCP tools are ordinary registry entries, so every
+ * call goes through the tool choke point (tool_call interception,
+ * --no-yolo, permission_decision, tool_result) like built-ins. Shutdown is
+ * registered with the run's Cleanup at once.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { errorMessage } from "../common/errors.ts";
+import type { ZotPaths } from "../common/home.ts";
+import { ZOT_VERSION } from "../common/version.ts";
+import type { MainFlags } from "../cli/flags.ts";
+import type { McpManager } from "../mcp/index.ts";
+import type { Tool, ToolRegistry } from "../tools/index.ts";
+import type { Cleanup } from "./cleanup.ts";
+
+export interface RunMcp {
+  readonly manager: McpManager;
+  /** Resolves once every server is ready, failed or past its start bound. */
+  readonly started: Promise<void>;
+}
+
+/** The --mcp files (Part B's flag; [] until it exists). */
+export function mcpFlagFiles(flags: MainFlags): readonly string[] {
+  const files = (flags as { readonly mcp?: unknown }).mcp;
+  return Array.isArray(files) ? files.filter((file): file is string => typeof file === "string") : [];
+}
+
+/** Cheap: true when an MCP config file exists or --mcp was given. */
+export function mayHaveMcpServers(flags: MainFlags, cwd: string, paths: ZotPaths): boolean {
+  return mcpFlagFiles(flags).length > 0 || existsSync(join(paths.home, "mcp.json")) || existsSync(join(cwd, ".zot", "mcp.json"));
+}
+
+export async function startRunMcp(input: { flags: MainFlags; cwd: string; paths: ZotPaths; warn: (text: string) => void }, cleanup: Cleanup): Promise<RunMcp | undefined> {
+  const { McpManager, loadMcpServers } = await import("../mcp/index.ts");
+  const { servers, problems } = await loadMcpServers({ home: input.paths.home, cwd: input.cwd, flagFiles: mcpFlagFiles(input.flags), includeProject: true });
+  for (const problem of problems) input.warn(`zot: warning: ${problem.message}\n`);
+  if (servers.every((server) => server.disabled === true)) return undefined;
+  const manager = new McpManager({ servers, logsDir: input.paths.logs, cwd: input.cwd, clientVersion: ZOT_VERSION.split(" ")[0] ?? ZOT_VERSION, warn: input.warn });
+  const started = manager.start().catch((err: unknown) => input.warn(`zot: warning: mcp servers could not start: ${errorMessage(err)}\n`));
+  cleanup.add(async () => {
+    await manager.shutdown();
+    await started;
+  });
+  return { manager, started };
+}
+
+/**
+ * Registers the MCP tools known now and keeps the registry current. A name
+ * already taken (a built-in, an extension tool) stays its holder's, with a
+ * warning; only tools registered here are ever removed. Call with no await
+ * between it and the agent's creation.
+ */
+export function joinMcpTools(mcp: RunMcp, tools: ToolRegistry, warn: (text: string) => void): void {
+  const mine = new Map<string, Tool>();
+  const add = (tool: Tool): void => {
+    if (tools.register(tool)) mine.set(tool.name, tool);
+    else warn(`zot: warning: mcp tool ${tool.name} was not added: the name is taken by another tool\n`);
+  };
+  for (const tool of mcp.manager.tools()) add(tool);
+  mcp.manager.listeners.add((change) => {
+    for (const name of change.removed) {
+      if (mine.has(name) && tools.get(name) === mine.get(name)) tools.unregister(name);
+      mine.delete(name);
+    }
+    for (const tool of change.added) add(tool);
+  });
+}
