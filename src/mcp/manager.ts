@@ -171,7 +171,9 @@ export class McpManager {
       if (server.state === "starting") {
         server.state = "failed";
         const timedOut = abort.aborted && !this.#startAbort.signal.aborted;
-        server.reason = timedOut ? `did not initialize within ${boundMs / 1000} s` : errorMessage(err).replace(`mcp server ${name}: `, "");
+        const prefix = `mcp server ${name}`;
+        const text = errorMessage(err);
+        server.reason = timedOut ? `did not initialize within ${boundMs / 1000} s` : text.startsWith(prefix) ? text.slice(prefix.length).replace(/^:?\s*/, "") : text;
         this.#warn(server, `${server.reason}; its tools are not available`);
       }
       await server.transport?.close().catch(() => undefined);
@@ -182,13 +184,12 @@ export class McpManager {
     if (!this.#leaving) this.#options.warn(`zot: warning: ${problem} (log: ${server.logPath})\n`);
   }
 
+  /** The connection closed. While starting, the start's own failure reports it (its pending request fails with the reason). */
   #exited(server: Server, reason: string): void {
-    const wasReady = server.state === "ready";
-    if (server.state === "ready" || server.state === "starting") {
-      server.state = server.state === "ready" ? "stopped" : "failed";
-      server.reason = reason;
-    }
-    if (wasReady && reason !== "closed by zot") this.#warn(server, `${reason}; its tools fail until zot restarts`);
+    if (server.state !== "ready") return;
+    server.state = "stopped";
+    server.reason = reason;
+    if (reason !== "closed by zot") this.#warn(server, `${reason}; its tools fail until zot restarts`);
   }
 
   #emit(server: Server, added: readonly McpToolDefinition[], removed: readonly string[]): void {

@@ -72,7 +72,8 @@ export function zotToolName(prefix: string, tool: string): string {
 
 function labelOf(raw: unknown): string {
   const name = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).name : undefined;
-  return typeof name === "string" ? JSON.stringify(name.slice(0, 80)) : "(no name)";
+  if (typeof name === "string") return JSON.stringify(name.slice(0, 80));
+  return name === undefined ? "(no name)" : `(name ${JSON.stringify(name)?.slice(0, 40) ?? "?"})`;
 }
 
 /**
