@@ -10,8 +10,8 @@
  * (one re-list at a time, repeated if another change arrived meanwhile).
  * A call runs through the server's session with the tool-call timeout
  * (ZOT_MCP_CALL_TIMEOUT_MS, default 60 s, restarted by each progress
- * notification), live progress as `[progress/total] message` lines, and
- * cancellation forwarded. A server that exits fails its pending calls at
+ * notification), live progress as `[progress/total] message` lines
+ * (progress.ts), and cancellation forwarded. A server that exits fails its pending calls at
  * once (its exit code in the error) and every later call of its tools
  * without sending it ("mcp server X is not running"); the others go on.
  * `shutdown()` closes every server (stdin closed, then SIGTERM/SIGKILL of
@@ -22,7 +22,8 @@ import { join } from "node:path";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import type { Tool, ToolContext, ToolOutcome, ToolStatus } from "../tools/types.ts";
 import type { McpServerConfig } from "./config.ts";
-import { McpSession, type ProgressReport } from "./session.ts";
+import { ProgressLines } from "./progress.ts";
+import { McpSession } from "./session.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { DefinitionBudget, defaultPrefix, mapCallResult, mcpTool, toolDefinitions, type McpToolDefinition } from "./tools.ts";
 import type { McpTransport } from "./transport.ts";
@@ -70,11 +71,6 @@ function envMs(name: string, fallback: number): number {
 
 function failure(text: string, status: ToolStatus, server: string, tool: string): ToolOutcome {
   return { content: [{ type: "text", text }], isError: true, status, details: { mcp_server: server, mcp_tool: tool } };
-}
-
-function progressLine(report: ProgressReport): string {
-  const count = report.total === undefined ? `${report.progress}` : `${report.progress}/${report.total}`;
-  return `[${count}]${report.message === undefined ? "" : ` ${report.message.replace(/\s+/g, " ").slice(0, 500)}`}\n`;
 }
 
 export class McpManager {
@@ -242,14 +238,17 @@ export class McpManager {
     if (server.state !== "ready" || session === undefined) {
       return failure(`mcp server ${name} is not running${server.reason === undefined ? "" : ` (${server.reason})`}; tool ${tool} was not called`, "failed", name, tool);
     }
+    const progress = new ProgressLines(ctx.onProgress);
     try {
       const result = await session.callTool(tool, args, {
         signal: ctx.signal,
         timeoutMs: this.#options.callTimeoutMs ?? envMs("ZOT_MCP_CALL_TIMEOUT_MS", DEFAULT_CALL_TIMEOUT_MS),
-        onProgress: (report) => ctx.onProgress(progressLine(report)),
+        onProgress: (report) => progress.report(report),
       });
+      progress.finish();
       return mapCallResult(name, tool, result);
     } catch (err) {
+      progress.finish();
       const code = err instanceof ZotError ? err.code : "";
       const text = errorMessage(err);
       if (code === "mcp_cancelled") return failure(`mcp ${name}/${tool} was cancelled`, "cancelled", name, tool);

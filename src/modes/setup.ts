@@ -107,6 +107,8 @@ export interface HeadlessRuntime {
   readonly extensionsStarted: Promise<void>;
   /** Resolves once every MCP server is ready, failed or past its start bound (at once without MCP config; mcp-setup.ts). */
   readonly mcpStarted: Promise<void>;
+  /** The run's MCP servers; undefined without MCP config. */
+  readonly mcp: RunMcp | undefined;
   /** The skills the skill tool knows (built-ins included; [] with --no-skill). */
   readonly skills: readonly Skill[];
   /** The provider zot started with and the --api-key / --base-url given for it (a model switch to that provider uses them). */
@@ -402,5 +404,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
-  return { cwd, agent, extensions, session, tools, extensionsStarted, mcpStarted, launch, credentialMissing: missing, skills: await skillsFound, swarm };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, mcpStarted, mcp: mcp ?? undefined, launch, credentialMissing: missing, skills: await skillsFound, swarm };
 }

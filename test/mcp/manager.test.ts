@@ -111,7 +111,7 @@ test("tool lists are capped; names are sanitized, shortened and deduplicated; ba
 test("a configured empty prefix cannot take a built-in's name", async () => {
   const { manager, warnings } = hostile({ bare: "garbage" }, { prefix: { bare: "" } });
   await manager.start();
-  expect(manager.tools().map((tool) => tool.name).sort()).toEqual(["mute", "ok", "patient"]);
+  expect(manager.tools().map((tool) => tool.name).sort()).toEqual(["chatty", "mute", "ok", "patient"]);
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toStartWith('zot: warning: mcp server bare: tool "read" skipped: its name "read" is a built-in tool\'s (log: ');
 });
@@ -130,6 +130,17 @@ test("progress restarts the call timeout; a call without answer times out and is
   expect(mute.content[0]).toEqual({ type: "text", text: "mcp server t did not answer tools/call within 0.8 s (timed out; notifications/cancelled sent)" });
   // initialize = 1, tools/list = 2, patient = 3, mute = 4.
   expect(await waitFor(() => { try { return readFileSync(join(base, "cancelled-4"), "utf8") === "timed out"; } catch { return false; } }, 5_000)).toBe(true);
+});
+
+test("a flood of progress notifications is coalesced: a few lines, the latest state last", async () => {
+  const { manager } = hostile({ t: "timing" });
+  await manager.start();
+  const progress: string[] = [];
+  const outcome = await manager.tools().find((entry) => entry.name === "t__chatty")!.execute({}, context(undefined, progress));
+  expect(outcome.content).toEqual([{ type: "text", text: "chatty answered" }]);
+  expect(progress.length).toBeGreaterThan(0);
+  expect(progress.length).toBeLessThan(200);
+  expect(progress.at(-1)).toBe("[2000/2000] item 2000\n");
 });
 
 test("an aborted call is cancelled at the server with a reason", async () => {
