@@ -12,7 +12,7 @@
  * requests are answered, and no server process outlives zot.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
@@ -73,6 +73,7 @@ test("the model calls tools of a TypeScript and a Python MCP server and gets the
   expect(JSON.parse(readFileSync(join(env.markers, "answer-roots_list"), "utf8")).result.roots[0].uri).toBe(`file://${env.cwd}`);
   expect(JSON.parse(readFileSync(join(env.markers, "answer-sampling_createMessage"), "utf8")).error.code).toBe(-32601);
   expect(readFileSync(env.logPath("py"), "utf8")).toContain("python fixture initializing");
+  expect(statSync(env.logPath("py")).mode & 0o777).toBe(0o600);
   noServerLeft();
 });
 
@@ -109,6 +110,15 @@ test("a server that never answers initialize is bounded and reported; the other 
   expect(toolResultsSent(env.server.requests[1]).get("c1")).toBe("echo: still here");
   expect(requestToolNames(env.server.requests[0]).some((name) => name.startsWith("dead__"))).toBe(false);
   noServerLeft();
+});
+
+test("under --jail MCP tools run like extension tools (the jail confines zot's own tools); a missing command is reported", async () => {
+  env.writeConfig({ srv: "ts:good", gone: "ts:good" }, { gone: { command: "no-such-mcp-server-command" } });
+  env.server.enqueue({ type: "tool_calls", calls: [{ id: "c1", name: "srv__echo", arguments: { text: "jailed" } }] }, { type: "text", text: "ok" });
+  const result = await env.run(["-p", "go", "--jail", ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  expect(result.stderr).toBe(`zot: warning: mcp server gone: command "no-such-mcp-server-command" was not found; its tools are not available (log: ${env.logPath("gone")})\n`);
+  expect(toolResultsSent(env.server.requests[1]).get("c1")).toBe("echo: jailed");
 });
 
 test("a tool with an invalid inputSchema is skipped with a problem naming server and tool; the others load", async () => {
