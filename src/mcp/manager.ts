@@ -92,7 +92,12 @@ export class McpManager {
 
   /** Every MCP tool known now (ready servers). */
   tools(): Tool[] {
-    return [...this.#servers.values()].flatMap((server) => server.definitions.map((definition) => this.#tool(server, definition)));
+    return this.toolsByServer().map((entry) => entry.tool);
+  }
+
+  /** The same, each with its server's name. */
+  toolsByServer(): { readonly server: string; readonly tool: Tool }[] {
+    return [...this.#servers.values()].flatMap((server) => server.definitions.map((definition) => ({ server: server.config.name, tool: this.#tool(server, definition) })));
   }
 
   state(name: string): ServerState | undefined {

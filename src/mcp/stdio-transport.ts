@@ -150,12 +150,12 @@ export class StdioTransport implements McpTransport {
     const proc = this.#proc;
     if (proc === undefined) return;
     if (proc.exitCode === null && proc.signalCode === null) {
-      try {
-        await proc.stdin.end();
-      } catch {
-        // already gone
-      }
-      if (!(await exitedWithin(proc, CLOSE_GRACE_MS))) {
+      // Queued messages (a notifications/cancelled) go first, then EOF; a server that stopped
+      // reading could keep both waiting on a full pipe, so the whole grace is one bound.
+      const deadline = performance.now() + CLOSE_GRACE_MS;
+      const ended = this.#writeChain.then(() => proc.stdin.end()).catch(() => undefined);
+      await Promise.race([ended, exitedWithin(proc, CLOSE_GRACE_MS)]);
+      if (!(await exitedWithin(proc, Math.max(0, deadline - performance.now())))) {
         signalGroup(proc.pid, "SIGTERM");
         if (!(await exitedWithin(proc, CLOSE_GRACE_MS))) signalGroup(proc.pid, "SIGKILL");
         await exitedWithin(proc, CLOSE_GRACE_MS);

@@ -61,17 +61,21 @@ export async function startRunMcp(input: { flags: MainFlags; cwd: string; paths:
  * between it and the agent's creation.
  */
 export function joinMcpTools(mcp: RunMcp, tools: ToolRegistry, warn: (text: string) => void): void {
-  const mine = new Map<string, Tool>();
-  const add = (tool: Tool): void => {
-    if (tools.register(tool)) mine.set(tool.name, tool);
-    else warn(`zot: warning: mcp tool ${tool.name} was not added: the name is taken by another tool\n`);
+  /** The tools registered here: name → the tool and its server. */
+  const mine = new Map<string, { readonly tool: Tool; readonly server: string }>();
+  const add = (tool: Tool, server: string): void => {
+    if (tools.register(tool)) mine.set(tool.name, { tool, server });
+    else warn(`zot: warning: mcp tool ${tool.name} of server ${server} was not added: the name is taken by another tool\n`);
   };
-  for (const tool of mcp.manager.tools()) add(tool);
+  for (const { server, tool } of mcp.manager.toolsByServer()) add(tool, server);
   mcp.manager.listeners.add((change) => {
     for (const name of change.removed) {
-      if (mine.has(name) && tools.get(name) === mine.get(name)) tools.unregister(name);
+      const held = mine.get(name);
+      // Only the leaving server's own entry: a tool of that name from elsewhere stays.
+      if (held === undefined || held.server !== change.server) continue;
+      if (tools.get(name) === held.tool) tools.unregister(name);
       mine.delete(name);
     }
-    for (const tool of change.added) add(tool);
+    for (const tool of change.added) add(tool, change.server);
   });
 }

@@ -111,7 +111,7 @@ test("tool lists are capped; names are sanitized, shortened and deduplicated; ba
 test("a configured empty prefix cannot take a built-in's name", async () => {
   const { manager, warnings } = hostile({ bare: "garbage" }, { prefix: { bare: "" } });
   await manager.start();
-  expect(manager.tools().map((tool) => tool.name).sort()).toEqual(["chatty", "mute", "ok", "patient"]);
+  expect(manager.tools().map((tool) => tool.name).sort()).toEqual(["chatty", "deafen", "mute", "ok", "patient"]);
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toStartWith('zot: warning: mcp server bare: tool "read" skipped: its name "read" is a built-in tool\'s (log: ');
 });
@@ -141,6 +141,21 @@ test("a flood of progress notifications is coalesced: a few lines, the latest st
   expect(progress.length).toBeGreaterThan(0);
   expect(progress.length).toBeLessThan(200);
   expect(progress.at(-1)).toBe("[2000/2000] item 2000\n");
+});
+
+test("a server that stops reading stdin and ignores SIGTERM: a call to it fails on shutdown, which ends it", async () => {
+  const { manager } = hostile({ deaf: "timing" }, { callTimeoutMs: 60_000 });
+  await manager.start();
+  const tool = (name: string) => manager.tools().find((entry) => entry.name === name)!;
+  expect((await tool("deaf__deafen").execute({}, context())).content).toEqual([{ type: "text", text: "deaf now" }]);
+  // 8 MiB of arguments: more than the pipe holds, so the write waits.
+  const stuck = tool("deaf__ok").execute({ blob: "z".repeat(8 * 1024 * 1024) }, context());
+  await manager.shutdown();
+  const outcome = await stuck;
+  expect(outcome.isError).toBe(true);
+  // The kill either breaks the pending write (EPIPE) or closes the connection first.
+  expect((outcome.content[0] as { text: string }).text).toMatch(/^mcp (server deaf stopped during tools\/call: |tools\/call could not be sent to deaf: )/);
+  expect(liveChildren().filter((proc) => proc.command.includes("hostile.ts"))).toEqual([]);
 });
 
 test("an aborted call is cancelled at the server with a reason", async () => {

@@ -12,7 +12,7 @@
  * requests are answered, and no server process outlives zot.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
@@ -172,6 +172,27 @@ test("progress notifications arrive live as tool_progress; list_changed adds a t
   expect(requestToolNames(env.server.requests[1])).not.toContain("srv__late");
   expect(requestToolNames(env.server.requests[2])).toContain("srv__late");
   expect(toolResultsSent(env.server.requests[3]).get("c_late")).toBe("late tool works");
+});
+
+test("two servers with one prefix: the first keeps each name, and the second's list_changed never removes the first's tools", async () => {
+  // a is ready first and holds the names; b (500 ms later) re-lists 300 ms after it is ready, while x__slow runs.
+  const markersB = join(env.base, "markers-b");
+  mkdirSync(markersB);
+  env.writeConfig({ a: "ts:good", b: "ts:good,slow-init,announce" }, { a: { prefix: "x__" }, b: { prefix: "x__", env: { MCP_MARKER_DIR: markersB } } });
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "c_slow", name: "x__slow", arguments: { steps: 3, delay_ms: 500 } }] },
+    { type: "tool_calls", calls: [{ id: "c_echo", name: "x__echo", arguments: { text: "still" } }] },
+    { type: "text", text: "done" },
+  );
+  const result = await env.run(["-p", "go", ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  expect(result.stderr).toContain("zot: warning: mcp tool x__echo of server b was not added: the name is taken by another tool\n");
+  expect(await waitFor(() => readFileSync(env.logPath("b"), "utf8").length > 0)).toBe(true);
+  expect(requestToolNames(env.server.requests[1])).toContain("x__echo");
+  expect(toolResultsSent(env.server.requests[2]).get("c_echo")).toBe("echo: still");
+  // a served both calls; b never got one.
+  expect(env.markerFiles()).toEqual(["call-echo-2", "call-slow-1"]);
+  expect(readdirSync(markersB)).toEqual([]);
 });
 
 test("SIGINT during an MCP call sends notifications/cancelled to the server, and no server outlives zot", async () => {
