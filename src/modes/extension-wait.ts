@@ -7,7 +7,7 @@
  * manifest gives them). Resolves when startup finished (every extension
  * ready, failed, or past the startup bound, which reports it) or when
  * `signal` aborts; it never throws. MCP servers still starting
- * (runtime.mcpStarted) are waited for as well, within their own start
+ * (runtime.mcp.started) are waited for as well, within their own start
  * bound, with the same notice: `zot: waiting for mcp server srv (npx -y x)…`.
  */
 import { settledOrAborted } from "../common/abortable-wait.ts";
@@ -36,7 +36,7 @@ export async function waitForExtensions(runtime: HeadlessRuntime, warn: (text: s
   }, WAIT_NOTICE_MS);
   try {
     // MCP servers are waited for too, within their own start bound (they report their problems themselves).
-    await settledOrAborted(Promise.all([runtime.extensionsStarted, runtime.mcpStarted]), signal);
+    await settledOrAborted(Promise.all([runtime.extensionsStarted, runtime.mcp?.started]), signal);
   } finally {
     clearTimeout(notice);
   }

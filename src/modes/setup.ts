@@ -48,9 +48,8 @@
  * (`swarmChild`) never does, tags its notifications with agent_id and links
  * its session file to the parent conversation.
  *
- * MCP servers ($ZOT_HOME/mcp.json, ./.zot/mcp.json, --mcp) start beside the
- * extensions (mcp-setup.ts); their tools join the registry as each server
- * becomes ready, and `mcpStarted` is what the headless modes wait for.
+ * MCP servers start beside the extensions; their tools join the registry as
+ * each becomes ready (mcp-setup.ts).
  *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
@@ -105,9 +104,7 @@ export interface HeadlessRuntime {
   readonly tools: ToolRegistry;
   /** Resolves once extension startup finished and its problems were reported (at once without a host). */
   readonly extensionsStarted: Promise<void>;
-  /** Resolves once every MCP server is ready, failed or past its start bound (at once without MCP config; mcp-setup.ts). */
-  readonly mcpStarted: Promise<void>;
-  /** The run's MCP servers; undefined without MCP config. */
+  /** The run's MCP servers (mcp-setup.ts; `started` is what headless modes wait for); undefined without MCP config. */
   readonly mcp: RunMcp | undefined;
   /** The skills the skill tool knows (built-ins included; [] with --no-skill). */
   readonly skills: readonly Skill[];
@@ -284,7 +281,6 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
 
   // MCP servers (src/mcp) start in the background; src/mcp is imported only when a config exists or --mcp was given.
   const mcpCreated: Promise<RunMcp | undefined> = mayHaveMcpServers(flags, cwd, paths) ? startRunMcp({ flags, cwd, paths, warn }, cleanup) : Promise.resolve(undefined);
-  const mcpStarted = mcpCreated.then((mcp) => mcp?.started, () => undefined);
 
   const skillsFound = discoverRunSkills(flags, cwd, paths, managerCreated, warn);
   const systemPrompt = skillsFound.then(async (skills) => {
@@ -404,5 +400,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
-  return { cwd, agent, extensions, session, tools, extensionsStarted, mcpStarted, mcp: mcp ?? undefined, launch, credentialMissing: missing, skills: await skillsFound, swarm };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, mcp: mcp ?? undefined, launch, credentialMissing: missing, skills: await skillsFound, swarm };
 }
