@@ -137,7 +137,7 @@ export class McpManager {
       });
     }
     const made = this.#options.createTransport?.(config, server.logPath);
-    if (made === undefined) throw new ZotError("mcp_no_transport", `mcp server ${config.name}: no transport for url ${config.url ?? "(none)"}`, { server: config.name });
+    if (made === undefined) throw new ZotError("mcp_no_transport", `mcp server ${config.name}: this zot has no transport for ${config.url === undefined ? "a server without command or url" : `url ${config.url}`}`, { server: config.name });
     return made;
   }
 
