@@ -11,14 +11,16 @@
  * `${VAR}` and `${VAR:-default}` in command, args, env, url and headers expand
  * from the environment (an unset variable without a default is a problem); a
  * relative `cwd` resolves against the config file's directory. Nothing is read
- * by `hasAnyMcpConfig` (existsSync only). Writing (mcp-write.ts) lives apart.
+ * by `hasAnyMcpConfig` (config-paths.ts: existsSync only, importable without
+ * loading this module). Writing lives in config-write.ts.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
+import { mcpConfigPaths } from "./config-paths.ts";
 
 export type McpScope = "global" | "project" | "flag";
 export interface McpServerConfig {
@@ -44,16 +46,7 @@ export const MAX_MCP_SERVERS_PER_FILE = 256;
 /** Server names: what `<server>__<tool>` tool names can carry. */
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 
-export function mcpConfigPaths(home: string, cwd: string): { global: string; project: string } {
-  return { global: join(home, "mcp.json"), project: join(cwd, ".zot", "mcp.json") };
-}
-
-/** Cheap: true when a config file exists or --mcp was given (decides whether src/mcp is imported at all). */
-export function hasAnyMcpConfig(opts: LoadMcpOptions): boolean {
-  if (opts.flagFiles.length > 0) return true;
-  const paths = mcpConfigPaths(opts.home, opts.cwd);
-  return existsSync(paths.global) || (opts.includeProject && existsSync(paths.project));
-}
+export { hasAnyMcpConfig, mcpConfigPaths } from "./config-paths.ts";
 
 const stringRecord = v.record(v.string(), v.string("expected a string"), "expected an object of strings");
 
