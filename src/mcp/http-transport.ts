@@ -79,6 +79,8 @@ export class StreamableHttpTransport implements McpTransport {
   /** Open request bodies by request id, to drop on notifications/cancelled. */
   private readonly streams = new Map<RequestId, AbortController>();
   private readonly readers = new Set<Promise<void>>();
+  /** Streams dropped by notifications/cancelled: they get no made-up error response. */
+  private readonly cancelled = new WeakSet<AbortController>();
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
   private initializeId: RequestId | undefined;
@@ -140,10 +142,13 @@ export class StreamableHttpTransport implements McpTransport {
     return headers;
   }
 
-  /** fetch with the response headers bounded by `headersMs` and everything aborted by close(). */
+  /**
+   * fetch with the response headers bounded by `headersMs`; close() aborts
+   * `own` until the caller aborts it itself (which it does once the exchange
+   * is over: that also drops the close() listener).
+   */
   private async request(what: string, init: RequestInit, headersMs: number, own: AbortController): Promise<Response> {
-    const stop = (): void => own.abort();
-    this.lifetime.signal.addEventListener("abort", stop, { once: true });
+    this.lifetime.signal.addEventListener("abort", () => own.abort(), { once: true, signal: own.signal });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -157,7 +162,6 @@ export class StreamableHttpTransport implements McpTransport {
       throw this.error("network", `${what}: cannot connect (${errorMessage(err)})`, err);
     } finally {
       clearTimeout(timer);
-      this.lifetime.signal.removeEventListener("abort", stop);
     }
   }
 
@@ -185,7 +189,17 @@ export class StreamableHttpTransport implements McpTransport {
     const own = new AbortController();
     const hadSession = this.sessionId !== undefined;
     const headersMs = id === undefined || method === "initialize" ? this.connectMs : this.idleMs;
-    const response = await this.request(method, { method: "POST", headers: this.headers("application/json, text/event-stream", true), body: JSON.stringify(message) }, headersMs, own);
+    let reading = false;
+    try {
+      const response = await this.request(method, { method: "POST", headers: this.headers("application/json, text/event-stream", true), body: JSON.stringify(message) }, headersMs, own);
+      reading = await this.accept(response, message, id, method, hadSession, own);
+    } finally {
+      if (!reading) own.abort();
+    }
+  }
+
+  /** Checks the answer to a POST; true when its body is being read in the background. */
+  private async accept(response: Response, message: JsonRpcMessage, id: RequestId | undefined, method: string, hadSession: boolean, own: AbortController): Promise<boolean> {
     if (response.status < 200 || response.status > 299) await this.refuse(response, method, hadSession);
     if (method === "initialize") {
       const session = response.headers.get("mcp-session-id");
@@ -201,7 +215,7 @@ export class StreamableHttpTransport implements McpTransport {
       await response.body?.cancel().catch(() => undefined);
       if (method === "notifications/cancelled") this.dropCancelled(message);
       if (method === "notifications/initialized") this.openServerStream();
-      return;
+      return false;
     }
     if (response.status === 202 || response.body === null) throw this.error("protocol", `${method}: HTTP ${response.status} without a response body for a request`);
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
@@ -211,6 +225,7 @@ export class StreamableHttpTransport implements McpTransport {
     }
     this.streams.set(id, own);
     this.track(this.readBody(response, type === "text/event-stream", id, method, own));
+    return true;
   }
 
   private track(reader: Promise<void>): void {
@@ -250,9 +265,10 @@ export class StreamableHttpTransport implements McpTransport {
     } finally {
       await body.cancel().catch(() => undefined);
       if (this.streams.get(id) === own) this.streams.delete(id);
+      own.abort();
     }
     // Closed, or cancelled by the client: nobody waits for this response any more.
-    if (failure === undefined || this.closed || (own.signal.aborted && !idle)) return;
+    if (failure === undefined || this.closed || this.cancelled.has(own)) return;
     this.deliver({ jsonrpc: "2.0", id, error: { code: TRANSPORT_ERROR_CODE, message: `${this.label}: ${method}: ${failure}` } });
   }
 
@@ -260,7 +276,10 @@ export class StreamableHttpTransport implements McpTransport {
     const params = message.params;
     const requestId = typeof params === "object" && params !== null ? (params as Record<string, unknown>).requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    this.streams.get(requestId)?.abort();
+    const stream = this.streams.get(requestId);
+    if (stream === undefined) return;
+    this.cancelled.add(stream);
+    stream.abort();
   }
 
   private openServerStream(): void {

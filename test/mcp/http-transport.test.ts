@@ -203,6 +203,25 @@ describe("hostile servers", () => {
     expect((answer.error as { message: string }).message).toContain("tools/list: no data for 300 ms");
   });
 
+  test("close() ends a stalled answer stream and the open GET stream at once; a cancelled request gets no made-up answer", async () => {
+    const c = client("/stall");
+    await initialize(c);
+    await until(() => c.notifications.some((message) => message.method === "notifications/tools/list_changed"), "the GET stream");
+    let answered = false;
+    void c.call("tools/list").then(() => (answered = true));
+    await until(() => server.log.filter((entry) => entry.rpcMethod === "tools/list").length === 1, "the tools/list request");
+    await c.transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "test" } });
+    const stalled = c.call("tools/list");
+    await until(() => server.log.filter((entry) => entry.rpcMethod === "tools/list").length === 2, "the second tools/list");
+    await c.transport.close();
+    await Bun.sleep(20);
+    expect(answered).toBe(false);
+    let settled = false;
+    void stalled.then(() => (settled = true));
+    await Bun.sleep(20);
+    expect(settled).toBe(false);
+  });
+
   test("bad URLs and header names are refused by start() naming the field, not the value", async () => {
     await expect(new StreamableHttpTransport({ server: "x", url: "ftp://h/x" }).start()).rejects.toThrow("expected an http:// or https:// URL");
     await expect(new StreamableHttpTransport({ server: "x", url: "http://h/x", headers: { "Bad Name": "v" } }).start()).rejects.toThrow('header name "Bad Name"');
