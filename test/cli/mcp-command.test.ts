@@ -14,6 +14,7 @@ import { type RunResult, runZot, tempDir } from "../support/binary.ts";
 import { isAlive } from "../support/processes.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { startMcpHttpServer } from "../fixtures/mcp/http-server.ts";
+import { parseMainFlags } from "../../src/cli/flags.ts";
 
 afterAll(removeTempDirs);
 
@@ -49,6 +50,14 @@ function expectUsageError(result: RunResult, line: string): void {
 }
 
 describe("zot mcp usage", () => {
+  test("--mcp <file> is a repeatable top-level flag, listed in zot --help with zot mcp", async () => {
+    expect(parseMainFlags(["--mcp", "a.json", "-p", "hi", "--mcp=b.json"]).mcp).toEqual(["a.json", "b.json"]);
+    expect(parseMainFlags([]).mcp).toEqual([]);
+    const help = await runZot(["--help"], { home, cwd });
+    expect(help.stdout).toContain("--mcp <file>");
+    expect(help.stdout).toContain("zot mcp <command>");
+  });
+
   test("--help for the group and every subcommand", async () => {
     const group = await mcp(["--help"]);
     expect(group.code).toBe(0);
@@ -149,6 +158,7 @@ describe("zot mcp editing", () => {
     expect((await mcp(["add", "shared", "--", "global-cmd"])).code).toBe(0);
     const project = await mcp(["add", "shared", "--project", "--", "project-cmd"]);
     expect(project.stdout).toBe(`added shared (stdio) to ${projectFile}\n`);
+    expect(statSync(projectFile).mode & 0o777).toBe(0o644);
     expect((await mcp(["add", "shared", "--", "x"])).code).toBe(1);
     const onlyGlobal = await mcp(["add", "g2", "--", "g2-cmd"]);
     expect(onlyGlobal.stderr).toBe("");
