@@ -15,6 +15,7 @@
  * of a log file. It is closed every time: stdin ended, then SIGTERM to its
  * process group after 0.5 s, SIGKILL after 0.25 s more.
  */
+import { statSync } from "node:fs";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, parseJson, valueTooDeep } from "../common/json.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
@@ -51,11 +52,14 @@ class ProbeStdioTransport implements McpTransport {
   private readonly closeHandlers: ((reason: string) => void)[] = [];
   private stderr = new Uint8Array(0);
   private closing: Promise<void> | undefined;
+  private failed = false;
 
   constructor(private readonly config: McpServerConfig) {}
 
   async start(): Promise<void> {
     const { config } = this;
+    const fail = (detail: string): ZotError => new ZotError("mcp.spawn_failed", `mcp server "${config.name}": ${detail}`, { server: config.name });
+    if (config.cwd !== undefined && !isDirectory(config.cwd)) throw fail(`"cwd" ${config.cwd} is not a directory`);
     try {
       this.proc = Bun.spawn([config.command!, ...(config.args ?? [])], {
         cwd: config.cwd ?? process.cwd(),
@@ -66,37 +70,47 @@ class ProbeStdioTransport implements McpTransport {
         detached: true,
       });
     } catch (err) {
-      throw new ZotError("mcp.spawn_failed", `mcp server "${config.name}": cannot start ${config.command} (${errorMessage(err)})`, { server: config.name });
+      throw fail(`cannot start ${config.command} (${errorMessage(err)})`);
     }
     trackSpawned(this.proc, { ownGroup: true });
     void this.readStdout(this.proc.stdout);
     void this.readStderr(this.proc.stderr);
-    void this.proc.exited.then((code) => {
-      if (this.closing) return;
-      const reason = this.proc?.signalCode ? `exited on ${this.proc.signalCode}` : `exited with code ${code}`;
-      for (const handler of this.closeHandlers) handler(reason);
-    });
+    void this.proc.exited.then((code) => this.fail(this.proc?.signalCode ? `exited on ${this.proc.signalCode}` : `exited with code ${code}`));
   }
 
+  /** LF-delimited lines; only the new text is scanned, so a huge line costs its length once. */
   private async readStdout(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
-    let pending = "";
+    let pieces: string[] = [];
+    let pendingChars = 0;
     for await (const chunk of stream) {
-      pending += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = pending.indexOf("\n")) !== -1) {
-        const line = pending.slice(0, newline).trim();
-        pending = pending.slice(newline + 1);
+      const text = decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+        const line = (pieces.length === 0 ? text.slice(start, newline) : pieces.join("") + text.slice(start, newline)).trim();
+        pieces = [];
+        pendingChars = 0;
+        start = newline + 1;
         const parsed = line === "" ? undefined : parseJson(line, MAX_JSON_DEPTH);
         if (parsed?.ok && typeof parsed.value === "object" && parsed.value !== null && !Array.isArray(parsed.value)) {
           for (const handler of this.messageHandlers) handler(parsed.value as JsonRpcMessage);
         }
       }
-      if (pending.length > MAX_STDIO_LINE_CHARS) {
-        pending = "";
-        void this.close();
+      pieces.push(text.slice(start));
+      pendingChars += text.length - start;
+      if (pendingChars > MAX_STDIO_LINE_CHARS) {
+        this.fail(`wrote a line longer than ${MAX_STDIO_LINE_CHARS / 1024 / 1024} Mi characters on stdout`);
+        return;
       }
     }
+  }
+
+  /** Reports `reason` to the close handlers (once) and stops the server. */
+  private fail(reason: string): void {
+    if (this.closing || this.failed) return;
+    this.failed = true;
+    for (const handler of this.closeHandlers) handler(reason);
+    void this.close();
   }
 
   private async readStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
@@ -148,6 +162,14 @@ class ProbeStdioTransport implements McpTransport {
     // Whatever the leader left in its group goes too.
     signalGroup(proc.pid, "SIGKILL");
     await proc.exited;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

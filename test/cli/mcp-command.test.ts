@@ -215,6 +215,19 @@ describe("zot mcp doctor", () => {
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
   });
 
+  test("a server that floods stdout with one endless line, and one with a missing cwd: reported at once, exit 1", async () => {
+    writeFileSync(globalFile, JSON.stringify({ mcpServers: {
+      flood: { command: "sh", args: ["-c", "yes | tr -d '\\n'"] },
+      nocwd: { command: "true", cwd: "missing-dir" },
+    } }));
+    const result = await mcp(["doctor", "--timeout", "20000", "--json"]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { servers: { server: { name: string }; report: { error?: string } }[] };
+    const errors = Object.fromEntries(report.servers.map((entry) => [entry.server.name, entry.report.error]));
+    expect(errors.flood).toBe("the server wrote a line longer than 16 Mi characters on stdout");
+    expect(errors.nocwd).toBe(`mcp server "nocwd": "cwd" ${join(home, "missing-dir")} is not a directory`);
+  });
+
   test("a Streamable HTTP server: bearer from ${VAR}; a wrong token is a 401 that never prints the token", async () => {
     const server = startMcpHttpServer({ token: "right-token" });
     try {
