@@ -195,7 +195,8 @@ async function chooseFile(parsed: Parsed, verb: "remove" | "toggle"): Promise<{ 
   const { readMcpDocument } = await import("../mcp/config-write.ts");
   if (parsed.values.project === true) return { file: paths.project, scope: "project" };
   // Without --project: remove works on the global file; enable/disable on the entry in effect (the project's when it has one).
-  if (verb === "toggle" && Object.hasOwn(readMcpServersQuietly(readMcpDocument, paths.project), name)) return { file: paths.project, scope: "project" };
+  // A broken project file is an error here: it may define the name, and then its entry is the one in effect.
+  if (verb === "toggle" && Object.hasOwn(readMcpDocument(paths.project).servers, name)) return { file: paths.project, scope: "project" };
   if (verb === "remove" && !Object.hasOwn(readMcpDocument(paths.global).servers, name) && Object.hasOwn(readMcpServersQuietly(readMcpDocument, paths.project), name)) {
     throw new ZotError("mcp.not_found", `${paths.global}: no server "${name}" (it is in ${paths.project}: pass --project)`, { file: paths.global, server: name });
   }

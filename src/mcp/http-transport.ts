@@ -31,6 +31,7 @@
  * DELETE with the session id (bounded by 2 s; any answer accepted); onClose
  * does not fire for close().
  */
+import { settledOrAborted } from "../common/abortable-wait.ts";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import { describeErrorBody, oneLine, readCapped } from "../providers/http-errors.ts";
 import { BodyProblem, idleWatched, readJsonMessages, readSseMessages } from "./http-body.ts";
@@ -316,10 +317,7 @@ export class StreamableHttpTransport implements McpTransport {
       }
       empty = delivered ? 0 : empty + 1;
       if (this.closed) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, STREAM_RETRY_DELAY_MS);
-        this.lifetime.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      await settledOrAborted(Bun.sleep(STREAM_RETRY_DELAY_MS), this.lifetime.signal);
     }
   }
 

@@ -8,7 +8,7 @@
  * test server (bearer from ${VAR}, 401 without it).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, runZot, tempDir } from "../support/binary.ts";
 import { isAlive } from "../support/processes.ts";
@@ -147,6 +147,14 @@ describe("zot mcp editing", () => {
     const listed = await mcp(["list"]);
     expect(listed.code).toBe(1);
     expect(listed.stderr).toStartWith(`zot: ${globalFile}: not valid JSON (`);
+    // A broken project file may define the name (then its entry is in effect): disable refuses to guess.
+    writeFileSync(globalFile, JSON.stringify({ mcpServers: { a: { command: "x" } } }));
+    mkdirSync(join(cwd, ".zot"));
+    writeFileSync(projectFile, broken);
+    const guessed = await mcp(["disable", "a"]);
+    expect([guessed.code, guessed.stderr]).toEqual([1, expect.stringMatching(new RegExp(`^zot: ${projectFile.replaceAll(".", "\\.")}: not valid JSON`))]);
+    expect(readJson(globalFile)).toEqual({ mcpServers: { a: { command: "x" } } });
+    rmSync(projectFile);
     writeFileSync(globalFile, JSON.stringify({ mcpServers: { a: { command: "x", args: [1] }, ok: { command: "y" } } }));
     const partial = await mcp(["list"]);
     expect(partial.code).toBe(1);

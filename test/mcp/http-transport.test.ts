@@ -154,6 +154,12 @@ describe("hostile servers", () => {
     expect(message).not.toContain("secret-query");
   });
 
+  test("a redirect is not followed (the bearer would travel with it)", async () => {
+    const c = client("/redirect");
+    await expect(c.call("initialize", INIT_PARAMS)).rejects.toThrow("initialize: HTTP 307 redirect not followed (to https://elsewhere.example/mcp); set the url to the final address");
+    expect(server.log.filter((entry) => entry.path === "/redirect")).toHaveLength(1);
+  });
+
   test("an endless JSON body stops at the per-message bound with an error response", async () => {
     const c = client("/huge-json", { maxMessageBytes: 1024 * 1024 });
     await c.transport.start();
