@@ -16,7 +16,7 @@ import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { UsageError, ZotError } from "../common/errors.ts";
 import { resolveZotHome } from "../common/home.ts";
-import { describeMcpProblem, loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
+import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 
 const MCP_USAGE_HINT = "run 'zot mcp --help' for usage";
@@ -66,7 +66,7 @@ function renderTable(rows: readonly (readonly string[])[]): string {
 async function loadFor(values: Values): Promise<{ servers: McpServerConfig[]; problems: string[] }> {
   const { home, cwd } = place(values.cwd);
   const loaded = await loadMcpServers({ home, cwd, flagFiles: list(values, "mcp"), includeProject: true });
-  return { servers: loaded.servers, problems: loaded.problems.map(describeMcpProblem) };
+  return { servers: loaded.servers, problems: loaded.problems.map((problem) => problem.message) };
 }
 
 /** What `list --json` and `doctor --json` say about a server: never header or env values. */

@@ -8,6 +8,8 @@
  * a problem naming the file, the server and the field, and is left out (a
  * lower scope's entry of that name then applies); an unreadable or unparseable
  * file, or one larger than MAX_MCP_FILE_BYTES, is one problem naming the file.
+ * A problem's `message` is the whole line a user sees, file (and server)
+ * included: `<file>: server "x": field "args": expected an array of strings`.
  * `${VAR}` and `${VAR:-default}` in command, args, env, url and headers expand
  * from the environment (an unset variable without a default is a problem); a
  * relative `cwd` resolves against the config file's directory. Nothing is read
@@ -138,7 +140,7 @@ export interface McpFileRead {
 export function readMcpFile(file: string, scope: McpScope, env: Readonly<Record<string, string | undefined>> = process.env): McpFileRead {
   const problems: McpConfigProblem[] = [];
   const servers: McpServerConfig[] = [];
-  const fail = (message: string): McpFileRead => ({ servers, problems: [{ file, message }], exists: true });
+  const fail = (message: string): McpFileRead => ({ servers, problems: [{ file, message: `${file}: ${message}` }], exists: true });
   let text: string;
   try {
     const size = statSync(file).size;
@@ -160,14 +162,14 @@ export function readMcpFile(file: string, scope: McpScope, env: Readonly<Record<
   if (typeof table !== "object" || table === null || Array.isArray(table)) return fail('field "mcpServers": expected an object of servers by name; ignored');
   const names = Object.keys(table);
   if (names.length > MAX_MCP_SERVERS_PER_FILE) {
-    problems.push({ file, message: `more than ${MAX_MCP_SERVERS_PER_FILE} servers; only the first ${MAX_MCP_SERVERS_PER_FILE} are read` });
+    problems.push({ file, message: `${file}: more than ${MAX_MCP_SERVERS_PER_FILE} servers; only the first ${MAX_MCP_SERVERS_PER_FILE} are read` });
   }
   for (const name of names.slice(0, MAX_MCP_SERVERS_PER_FILE)) {
     try {
       servers.push(toServer(name, (table as Record<string, unknown>)[name], file, scope, env));
     } catch (err) {
       if (!(err instanceof EntryProblem)) throw err;
-      problems.push({ file, server: name, message: err.message });
+      problems.push({ file, server: name, message: `${file}: server "${name}": ${err.message}` });
     }
   }
   return { servers, problems, exists: true };
@@ -197,10 +199,6 @@ export async function loadMcpServers(opts: LoadMcpOptions): Promise<{ servers: M
   return { servers: [...byName.values()], problems };
 }
 
-/** `<file>: server "x": field "args": …` — the one line a user sees. */
-export function describeMcpProblem(problem: McpConfigProblem): string {
-  return problem.server === undefined ? `${problem.file}: ${problem.message}` : `${problem.file}: server "${problem.server}": ${problem.message}`;
-}
 
 /** "stdio" or "http". */
 export function mcpTransportKind(server: Pick<McpServerConfig, "url">): "stdio" | "http" {

@@ -21,7 +21,7 @@ import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, parseJson, valueTooDeep } from "../com
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
 import { ZOT_SEMVER } from "../common/version.ts";
 import { mcpTransportKind, type McpServerConfig } from "./config.ts";
-import { StreamableHttpTransport } from "./http-transport.ts";
+import { createHttpTransport } from "./http-transport.ts";
 import type { JsonRpcMessage, McpTransport } from "./transport.ts";
 
 export const PROBE_PROTOCOL_VERSION = "2025-06-18";
@@ -195,7 +195,7 @@ export function toolProblems(tool: unknown, index: number): { name?: string; pro
 export async function probeServer(config: McpServerConfig, timeoutMs: number): Promise<ProbeReport> {
   const started = Date.now();
   const transport = mcpTransportKind(config) === "http"
-    ? new StreamableHttpTransport({ server: config.name, url: config.url!, headers: config.headers, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs })
+    ? createHttpTransport(config, { connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs })
     : new ProbeStdioTransport(config);
   const pending = new Map<number, { resolve: (message: JsonRpcMessage) => void; reject: (error: Error) => void }>();
   let closedReason: string | undefined;

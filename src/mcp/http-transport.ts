@@ -35,6 +35,7 @@ import { settledOrAborted } from "../common/abortable-wait.ts";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import { describeErrorBody, oneLine, readCapped } from "../providers/http-errors.ts";
 import { BodyProblem, idleWatched, readJsonMessages, readSseMessages } from "./http-body.ts";
+import type { McpServerConfig } from "./config.ts";
 import type { JsonRpcMessage, McpTransport } from "./transport.ts";
 
 export const MAX_HTTP_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -60,6 +61,11 @@ export interface HttpTransportOptions {
 }
 
 type RequestId = string | number;
+
+/** The transport of a configured `url` server (what the manager's createTransport hook needs). */
+export function createHttpTransport(config: Pick<McpServerConfig, "name" | "url" | "headers">, bounds: Partial<HttpTransportOptions> = {}): StreamableHttpTransport {
+  return new StreamableHttpTransport({ server: config.name, url: config.url ?? "", ...(config.headers ? { headers: config.headers } : {}), ...bounds });
+}
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SESSION_ID = /^[\x21-\x7e]{1,1024}$/;

@@ -71,7 +71,7 @@ describe("reading mcp.json", () => {
     });
     const { servers, problems } = await loadMcpServers(options);
     expect(servers.map((server) => server.name)).toEqual(["good"]);
-    const byServer = Object.fromEntries(problems.map((problem) => [problem.server, problem.message]));
+    const byServer = Object.fromEntries(problems.map((problem) => [problem.server, problem.message.replace(`${file}: server "${problem.server}": `, "")]));
     expect(problems.every((problem) => problem.file === file)).toBe(true);
     expect(byServer.badArgs).toBe('field "args": expected an array of strings');
     expect(byServer.badEnv).toBe('field "env.A": expected a string');
@@ -116,7 +116,7 @@ describe("reading mcp.json", () => {
     expect(untrusted.servers.map((server) => server.command)).toEqual(["global-a", "global-b", "global-c"]);
     // A missing --mcp file is a problem; missing global/project files are not.
     const missing = await loadMcpServers({ ...options, flagFiles: ["nope.json"] });
-    expect(missing.problems).toEqual([{ file: join(cwd, "nope.json"), message: "no such file" }]);
+    expect(missing.problems).toEqual([{ file: join(cwd, "nope.json"), message: `${join(cwd, "nope.json")}: no such file` }]);
   });
 
   test("hasAnyMcpConfig: existence only, --mcp counts, the project file only when included", () => {
@@ -154,7 +154,7 @@ describe("variable expansion", () => {
     expect(read.servers.map((server) => server.name)).toEqual(["s", "h"]);
     expect(read.servers[0]).toMatchObject({ command: "/bin/srv", args: ["--root=/srv"], env: { KEY: "t0k" } });
     expect(read.servers[1]).toMatchObject({ url: "https://example.com/mcp", headers: { Authorization: "Bearer t0k" } });
-    expect(read.problems).toEqual([{ file, server: "broken", message: 'field "headers.Authorization": environment variable NOPE is not set (write ${NOPE:-default} for a default)' }]);
+    expect(read.problems).toEqual([{ file, server: "broken", message: `${file}: server "broken": field "headers.Authorization": environment variable NOPE is not set (write \${NOPE:-default} for a default)` }]);
   });
 });
 
