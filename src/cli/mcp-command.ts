@@ -309,6 +309,12 @@ async function usageText(command: CommandDef<ArgsDef>, parent?: CommandDef<ArgsD
   return process.stdout.isTTY && !process.env.NO_COLOR ? text : Bun.stripANSI(text);
 }
 
+/** A subcommand's usage; add's names the command that follows `--` (citty has no way to say it). */
+async function subcommandUsage(sub: Subcommand): Promise<string> {
+  const text = await usageText(sub.def, mcpCommand as CommandDef<ArgsDef>);
+  return sub.takesCommand ? text.replace("[OPTIONS] <NAME>", "[OPTIONS] <NAME> [-- <COMMAND> [ARGS…]]") : text;
+}
+
 /** Strict parse of a subcommand's argv against its citty args; undefined when help was asked for. */
 function parseCommandArgv(name: string, sub: Subcommand, argv: readonly string[]): Parsed | undefined {
   const split = sub.takesCommand ? argv.indexOf("--") : -1;
@@ -356,7 +362,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   if (first === "help") {
     const sub = findSubcommand(rest[0] ?? "");
     if (!sub) throw new UsageError(`unknown mcp command "${rest[0]}"`, { command: rest[0] });
-    await writeStdout(await usageText(sub.def, mcpCommand as CommandDef<ArgsDef>));
+    await writeStdout(await subcommandUsage(sub));
     return 0;
   }
   if (first.startsWith("-")) throw new UsageError(`unknown flag "${first}"`, { flag: first });
@@ -364,7 +370,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   if (!sub) throw new UsageError(`unknown mcp command "${first}"`, { command: first });
   const parsed = parseCommandArgv(ALIASES[first] ?? first, sub, rest);
   if (parsed === undefined) {
-    await writeStdout(await usageText(sub.def, mcpCommand as CommandDef<ArgsDef>));
+    await writeStdout(await subcommandUsage(sub));
     return 0;
   }
   return sub.run(parsed);

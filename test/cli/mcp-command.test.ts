@@ -67,7 +67,10 @@ describe("zot mcp usage", () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`zot mcp ${sub}`);
     }
-    expect((await mcp(["add", "--help"])).stdout).toContain("--header");
+    const add = await mcp(["add", "--help"]);
+    expect(add.stdout).toContain("--header");
+    expect(add.stdout).toContain("USAGE zot mcp add [OPTIONS] <NAME> [-- <COMMAND> [ARGS…]]");
+    expect((await mcp(["help", "add"])).stdout).toBe(add.stdout);
   });
 
   test("unknown commands and flags, missing and extra arguments, bad add forms exit 2", async () => {
