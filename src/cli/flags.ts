@@ -49,6 +49,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "ext", short: "e", kind: "string", multiple: true, value: "dir", description: "load this extension for one run (repeatable)" },
   { name: "no-ext", kind: "boolean", aliases: ["no-extensions"], description: "skip extension discovery (--ext still loads)" },
   { name: "no-skill", kind: "boolean", aliases: ["no-skills"], description: "no skills and no skill tool" },
+  { name: "trust", kind: "boolean", description: "start this project's own extensions (./.zot) for this run (see 'zot trust --help')" },
   { name: "with-skills", kind: "boolean", aliases: ["with-skill"], description: "also load user SKILL.md directories" },
   { name: "rpc", kind: "boolean", hidden: true, description: "RPC mode" },
   { name: "experimental-oauth", kind: "boolean", hidden: true, description: "accepted, no effect" },
@@ -83,6 +84,8 @@ export interface MainFlags {
   readonly noExt: boolean;
   readonly noSkill: boolean;
   readonly withSkills: boolean;
+  /** --trust: the project's own extensions start this run (not recorded). */
+  readonly trust: boolean;
   readonly rpc: boolean;
   /** Positional words joined with single spaces. */
   readonly prompt: string;
@@ -216,6 +219,7 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
     noExt: bool("no-ext"),
     noSkill: bool("no-skill"),
     withSkills: bool("with-skills"),
+    trust: bool("trust"),
     rpc: bool("rpc"),
     prompt: positionals.join(" "),
   };
@@ -255,6 +259,7 @@ export function mainHelp(): string {
     "  zot ext <command>              manage extensions (zot ext --help)",
     "  zot login <provider>           store an API key in auth.json (key on stdin or asked for)",
     "  zot logout [provider|all]      remove a stored API key",
+    "  zot trust [dir] | untrust [dir] | trust --list   record which projects may run their own extensions",
     "",
     "Flags:",
     ...lines,
