@@ -9,9 +9,10 @@
  * theme-only) are reported, not loaded.
  *
  * With `skipProject` (an untrusted project, src/modes/project-trust.ts) the
- * project scope is listed in `untrusted` and claims nothing: its names do not
- * shadow global extensions, and none of it loads (skills and agent
- * definitions from its manifests included).
+ * project scope's process extensions and skills / agents bundles are listed
+ * in `untrusted` and claim nothing: their names do not shadow global
+ * extensions, and none of it loads (skills and agent definitions from their
+ * manifests included). Theme-only bundles run nothing and load either way.
  */
 import { join, resolve } from "node:path";
 import type { ZotPaths } from "../common/home.ts";
@@ -90,7 +91,7 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Dis
       continue;
     }
     const found: DiscoveredExtension = { loaded: entry.loaded, source: entry.source };
-    if (options.skipProject === true && entry.source === "project") {
+    if (options.skipProject === true && entry.source === "project" && entry.loaded.kind !== "theme") {
       if (entry.loaded.enabled) report.untrusted.push(found);
       continue;
     }
@@ -113,11 +114,11 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Dis
 
 /**
  * The project-local entries that would run or load (process extensions,
- * bundles, and ones shadowed only by an --ext path, so that the set does not
+ * skills / agents bundles, and ones shadowed only by an --ext path, so that the set does not
  * depend on the run's --ext flags): what project trust covers.
  */
 export function projectEntries(report: DiscoveryReport, cwd: string): DiscoveredExtension[] {
   const projectRoot = projectExtensionsDir(cwd);
   const byExplicit = report.shadowed.filter((entry) => entry.source === "project" && !entry.heldBy.startsWith(`${projectRoot}/`));
-  return [...report.load, ...report.bundles, ...byExplicit, ...report.untrusted].filter((entry) => entry.source === "project");
+  return [...report.load, ...report.bundles, ...byExplicit, ...report.untrusted].filter((entry) => entry.source === "project" && entry.loaded.kind !== "theme");
 }

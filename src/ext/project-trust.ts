@@ -3,10 +3,13 @@
  * entries a report would run or load (discovery.ts projectEntries), each
  * with its exec resolved exactly as the host spawns it (process.ts
  * resolveExec), fingerprinted together with ./.zot/mcp.json. Reading only:
- * nothing is spawned.
+ * nothing is spawned. currentProjectTrust: the project's state against the
+ * store (for `zot ext list` and `doctor`).
  */
 import type { ZotPaths } from "../common/home.ts";
 import { type ExtensionToFingerprint, type ProjectFingerprint, fingerprintProject } from "../trust/fingerprint.ts";
+import { type ProjectTrustStatus, projectTrustStatus } from "../trust/state.ts";
+import { readTrustStore, trustStorePath } from "../trust/store.ts";
 import { type DiscoveredExtension, type DiscoveryReport, discoverExtensions, projectEntries } from "./discovery.ts";
 import { resolveExec } from "./process.ts";
 
@@ -32,4 +35,11 @@ export function reportFingerprint(cwd: string, report: DiscoveryReport): Project
 /** Discovery of `cwd` as a plain run would see it (no --ext paths): for `zot trust`, `ext list` and MCP's decision. */
 export function discoverProject(cwd: string, paths: ZotPaths): Promise<DiscoveryReport> {
   return discoverExtensions({ cwd, paths, explicit: [], noDiscovery: false });
+}
+
+/** The trust state of the project at `cwd` now (store read, fingerprint computed), with the store's warning if any. */
+export async function currentProjectTrust(cwd: string, paths: ZotPaths, report?: DiscoveryReport): Promise<{ status: ProjectTrustStatus; warning?: string }> {
+  const store = readTrustStore(trustStorePath(paths.home));
+  const status = projectTrustStatus(store, cwd, reportFingerprint(cwd, report ?? (await discoverProject(cwd, paths))));
+  return store.warning === undefined ? { status } : { status, warning: store.warning };
 }
