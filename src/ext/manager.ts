@@ -119,6 +119,8 @@ export class ExtensionManager {
   callToolHandler: ((connection: ExtensionConnection, frame: InboundFrame) => void) | undefined;
   private discovering: Promise<DiscoveryReport> | undefined;
   private discoveringWithoutProject: Promise<DiscoveryReport> | undefined;
+  /** Answers a pending projectGate with "no" (shutdown while the question is open). */
+  private unblockGate: (() => void) | undefined;
   /** How long each extension took to finish starting (ready, auto-ready or the deadline), in ms. */
   readonly startupTimes = new Map<string, number>();
   /** The running startup's held frames and join order (join-order.ts). */
@@ -193,7 +195,10 @@ export class ExtensionManager {
     if (epoch !== this.epoch) return;
     const gate = this.options.projectGate;
     const gated = gate !== undefined && projectEntries(full, this.options.cwd).length > 0;
-    const report = gated ? await this.discoverFor(await gate(full)) : full;
+    // shutdown() does not wait for an unanswered question (the trust dialog): it answers "no".
+    const allowed = gated ? await Promise.race([gate(full), new Promise<boolean>((resolve) => (this.unblockGate = () => resolve(false)))]) : true;
+    this.unblockGate = undefined;
+    const report = allowed ? full : await this.discoverFor(false);
     if (epoch !== this.epoch) return;
     this.discovery = report;
     for (const shadowed of report.shadowed) {
@@ -371,6 +376,7 @@ export class ExtensionManager {
   async shutdown(): Promise<void> {
     this.stopping = true;
     this.epoch += 1;
+    this.unblockGate?.();
     const deadline = Date.now() + (this.options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
     const connections = [...this.live.values()];
     await Promise.all(
