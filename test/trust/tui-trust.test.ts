@@ -96,6 +96,11 @@ describe("project trust dialog", () => {
     expect(await tui.exitCode()).toBe(0);
     expect(starts(marker)).toBe(0);
     expect(existsSync(trustFile(env))).toBe(false);
+    // SIGTERM too: cleanup must not wait for the unanswered question (exit 143, not the SIGKILL after the bound).
+    const again = await dialog();
+    again.proc.kill("SIGTERM");
+    expect(await again.exitCode(4_000)).toBe(143);
+    expect(starts(marker)).toBe(0);
   }, TEST_MS);
 
   test("--trust skips the dialog", async () => {
