@@ -7,7 +7,7 @@
  * extensions are never gated (and are not shadowed by an untrusted project
  * extension of the same name); skills from an untrusted project manifest do
  * not load; a corrupted trust.json is "nothing trusted" with a warning and
- * is kept as a copy before it is replaced; the JSON mode gates alike.
+ * is kept as a copy before it is replaced; the JSON and RPC modes gate alike.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -187,6 +187,16 @@ describe("headless gate", () => {
     expect(gateLines(result.stderr)).toHaveLength(1);
   }, T);
 });
+
+test("RPC mode gates alike", async () => {
+  const { marker } = projectMarker(env);
+  env.server.enqueue({ type: "text", text: "answer" });
+  const result = await env.run(["rpc", ...env.providerArgs()], { stdin: `${JSON.stringify({ type: "prompt", id: "p1", message: "hi" })}\n` });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain("answer");
+  expect(starts(marker)).toBe(0);
+  expect(gateLines(result.stderr)).toHaveLength(1);
+}, T);
 
 describe("a corrupted trust.json", () => {
   test("is nothing trusted plus a warning naming it; zot trust keeps a copy before replacing it", async () => {
