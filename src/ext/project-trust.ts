@@ -9,7 +9,8 @@
 import type { ZotPaths } from "../common/home.ts";
 import { type ExtensionToFingerprint, type ProjectFingerprint, fingerprintProject } from "../trust/fingerprint.ts";
 import { type ProjectTrustStatus, projectTrustStatus } from "../trust/state.ts";
-import { readTrustStore, trustStorePath } from "../trust/store.ts";
+import { type TrustStoreRead, readTrustStore, trustStorePath } from "../trust/store.ts";
+import { errorMessage } from "../common/errors.ts";
 import { type DiscoveredExtension, type DiscoveryReport, discoverExtensions, projectEntries } from "./discovery.ts";
 import { resolveExec } from "./process.ts";
 
@@ -39,7 +40,13 @@ export function discoverProject(cwd: string, paths: ZotPaths): Promise<Discovery
 
 /** The trust state of the project at `cwd` now (store read, fingerprint computed), with the store's warning if any. */
 export async function currentProjectTrust(cwd: string, paths: ZotPaths, report?: DiscoveryReport): Promise<{ status: ProjectTrustStatus; warning?: string }> {
-  const store = readTrustStore(trustStorePath(paths.home));
+  const file = trustStorePath(paths.home);
+  let store: TrustStoreRead;
+  try {
+    store = readTrustStore(file);
+  } catch (err) {
+    store = { projects: {}, text: undefined, warning: `${errorMessage(err)}; treated as nothing trusted` };
+  }
   const status = projectTrustStatus(store, cwd, reportFingerprint(cwd, report ?? (await discoverProject(cwd, paths))));
   return store.warning === undefined ? { status } : { status, warning: store.warning };
 }

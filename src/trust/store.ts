@@ -9,10 +9,10 @@
  * warning naming the file. Writing is read-modify-write through an atomic
  * replace (common/atomic.ts) that refuses to rename over a file changed
  * since it was read (then re-reads and retries, up to 5 times). A corrupted
- * file is never overwritten silently: it is first copied to
+ * file (or one over MAX_STORE_BYTES, 8 MiB) is never overwritten silently: it is first copied to
  * trust.json.corrupt-<epoch ms> and the warning names the copy.
  */
-import { copyFileSync, readFileSync, realpathSync } from "node:fs";
+import { copyFileSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";
@@ -57,8 +57,12 @@ export function projectKey(dir: string): string {
   }
 }
 
+/** A larger trust.json is not read (treated as corrupted). */
+export const MAX_STORE_BYTES = 8 * 1024 * 1024;
+
 function readText(file: string): string | undefined {
   try {
+    if (statSync(file).size > MAX_STORE_BYTES) return TOO_LARGE;
     return readFileSync(file, "utf8");
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return undefined;
@@ -66,8 +70,12 @@ function readText(file: string): string | undefined {
   }
 }
 
+/** Stands for the text of a store over MAX_STORE_BYTES (compared by identity only). */
+const TOO_LARGE = "\u0000too large\u0000";
+
 function parseStore(file: string, text: string): TrustStoreRead {
   const unusable = (why: string): TrustStoreRead => ({ projects: {}, text, warning: `${file} ${why}; treated as nothing trusted` });
+  if (text === TOO_LARGE) return unusable(`is larger than ${MAX_STORE_BYTES / 1024 / 1024} MiB`);
   const parsed = parseJson(text);
   if (!parsed.ok) return unusable(`is not valid JSON (${describeJsonProblem(parsed.problem)})`);
   const result = v.safeParse(StoreSchema, parsed.value);

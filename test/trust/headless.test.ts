@@ -220,4 +220,19 @@ describe("a corrupted trust.json", () => {
     await print();
     expect(starts(marker)).toBe(1);
   }, T);
+
+  test("one that cannot be read (a directory) is nothing trusted for a run; zot trust refuses to replace it", async () => {
+    const { marker } = projectMarker(env);
+    mkdirSync(trustFile(env), { recursive: true });
+    const run = await print();
+    expect(starts(marker)).toBe(0);
+    expect(run.stderr).toContain(`${trustFile(env)} cannot be read (EISDIR); treated as nothing trusted`);
+    expect(gateLines(run.stderr)).toHaveLength(1);
+    const list = await env.run(["ext", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^marker\s.*\suntrusted\s/m);
+    const refused = await env.run(["trust"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${trustFile(env)} cannot be read (EISDIR)`);
+  }, T);
 });

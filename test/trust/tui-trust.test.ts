@@ -32,6 +32,7 @@ describe("project trust dialog", () => {
     markerExtension(join(env.home, "extensions"), "mine", globalMarker);
     const tui = await dialog();
     expect(tui.screen.screen().join("\n")).toContain("[t] trust (remember)  [o] this time only  [n] do not run");
+    expect(tui.screen.screen().join("\n")).toContain("(global extensions and --ext paths do not depend on this answer)");
     // Extensions start after the answer.
     expect(starts(marker) + starts(globalMarker)).toBe(0);
     tui.type("t");

@@ -48,7 +48,7 @@ export function trustDialogLines(status: ProjectTrustStatus, theme: Theme): stri
     const mark = state === "changed" ? theme.warning(status.changes.added.includes(item.name) ? "  [new]" : "  [changed]") : "";
     lines.push(`  ${theme.accent(displayText(item.name))}  ${displayText(item.exec)}  ${theme.muted(`(${displayText(item.language)})`)}${mark}`);
   }
-  lines.push(theme.muted("global extensions and --ext paths start either way"));
+  lines.push(theme.muted("(global extensions and --ext paths do not depend on this answer)"));
   return lines;
 }
 
