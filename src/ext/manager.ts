@@ -15,10 +15,8 @@
  * registrations once it and every extension before it in load order
  * finished). shutdown() during startup stops the extensions still starting
  * at once (one that has not said hello is killed).
- *
  * Project trust: with a `projectGate`, start() asks it about the full
- * discovery before spawning anything; when it answers false the run goes on
- * with discoverFor(false) (the project scope left out, in `untrusted`).
+ * discovery before spawning anything; "no" means discoverFor(false).
  */
 import { extensionLogPath, type ZotPaths } from "../common/home.ts";
 import { ZOT_SEMVER } from "../common/version.ts";
@@ -119,7 +117,7 @@ export class ExtensionManager {
   callToolHandler: ((connection: ExtensionConnection, frame: InboundFrame) => void) | undefined;
   private discovering: Promise<DiscoveryReport> | undefined;
   private discoveringWithoutProject: Promise<DiscoveryReport> | undefined;
-  /** Answers a pending projectGate with "no" (shutdown while the question is open). */
+  /** Answers a pending projectGate "no" (shutdown while the question is open). */
   private unblockGate: (() => void) | undefined;
   /** How long each extension took to finish starting (ready, auto-ready or the deadline), in ms. */
   readonly startupTimes = new Map<string, number>();

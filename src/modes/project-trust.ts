@@ -69,6 +69,29 @@ export async function trustedDiscovery(manager: ExtensionManager, trust: Project
   return manager.discoverFor(await trust.settled(await manager.discover()));
 }
 
+/** The gate of one run from its setup input: --trust, ZOT_TRUST, a swarm child's inherited decision, the interactive dialog. */
+export function runProjectTrust(
+  input: {
+    readonly flags: { readonly trust: boolean };
+    readonly warn: (text: string) => void;
+    readonly interactive?: { readonly askTrust?: ProjectTrustOptions["ask"]; readonly trustNote?: (text: string) => void };
+    readonly swarmChild?: { readonly projectTrust?: boolean };
+  },
+  cwd: string,
+  paths: ZotPaths,
+): ProjectTrust {
+  return new ProjectTrust({
+    cwd,
+    paths,
+    flagTrust: input.flags.trust,
+    env: process.env,
+    inherited: input.swarmChild?.projectTrust,
+    warn: input.warn,
+    ask: input.interactive?.askTrust,
+    note: input.interactive?.trustNote,
+  });
+}
+
 export class ProjectTrust {
   readonly #options: ProjectTrustOptions;
   readonly #decisions = new Map<string, Promise<boolean>>();

@@ -87,7 +87,7 @@ import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
 import { createRunSwarm } from "./swarm-setup.ts";
-import { ProjectTrust, type TrustChoice, trustedDiscovery } from "./project-trust.ts";
+import { type ProjectTrust, type TrustChoice, runProjectTrust, trustedDiscovery } from "./project-trust.ts";
 import type { ProjectTrustStatus } from "../trust/index.ts";
 import type { Swarm } from "../agents/index.ts";
 
@@ -145,9 +145,8 @@ export interface InteractiveSetup {
   readonly onExtensionProblems?: (errors: readonly ZotError[]) => void;
   /** No key for any provider is not an error: the run starts with a client that fails until a key is given. */
   readonly allowMissingCredential?: boolean;
-  /** Asks whether an untrusted or changed project's own extensions may start (trust-dialog.ts). */
+  /** The trust dialog (trust-dialog.ts) and its transcript notes, for an untrusted or changed project. */
   readonly askTrust?: (status: ProjectTrustStatus) => Promise<TrustChoice>;
-  /** An informational transcript line (a denied project's extensions were not started). */
   readonly trustNote?: (text: string) => void;
 }
 
@@ -264,16 +263,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   let leaving = false;
   const interactive = input.interactive !== undefined;
   const permissions = input.interactive?.permissions;
-  const trust = new ProjectTrust({
-    cwd,
-    paths,
-    flagTrust: flags.trust,
-    env: process.env,
-    inherited: input.swarmChild?.projectTrust,
-    warn,
-    ask: input.interactive?.askTrust,
-    note: input.interactive?.trustNote,
-  });
+  const trust = runProjectTrust(input, cwd, paths);
   if (interactive || mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
     const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config, trust });
     const started = created.then((manager) => manager.start());
