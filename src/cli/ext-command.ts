@@ -117,7 +117,8 @@ const doctorCommand = defineCommand({
     const scope = scopeFrom(args.cwd);
     // The report quotes extensions (names, notes, errors): sanitized on a terminal.
     const write = (text: string): void => writeStdoutText(forStdout(text));
-    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [], write, trust: args.trust === true });
+    const { trustedByEnv } = await import("../trust/state.ts");
+    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [], write, trust: args.trust === true || trustedByEnv(process.env) });
   },
 });
 

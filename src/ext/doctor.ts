@@ -14,7 +14,8 @@
  * does not).
  *
  * Project trust: the project's own extensions are started only when the
- * store trusts the project as it is now, or with `trust` (--trust); else
+ * store trusts the project as it is now, or with `trust` (--trust or
+ * ZOT_TRUST=1); else
  * they are listed as not started with their state (untrusted / changed /
  * denied) and how to allow them. Never asks, never records. Not starting
  * them is not a problem for the exit code.
@@ -108,7 +109,7 @@ function describeTrust(untrusted: readonly DiscoveredExtension[], trust: Awaited
   if (trust === undefined) return;
   const { status, warning } = trust;
   line();
-  line(`project trust: ${status.state}${options.trust === true && status.state !== "trusted" ? " (started anyway: --trust)" : ""}`);
+  line(`project trust: ${status.state}${options.trust === true && status.state !== "trusted" ? " (started anyway: --trust or ZOT_TRUST=1)" : ""}`);
   if (warning !== undefined) line(`  ! ${warning}`);
   for (const entry of untrusted) {
     const name = entry.loaded.manifest.name;

@@ -56,16 +56,18 @@ test("ext doctor does not start an untrusted project extension; --trust does; a 
   const forced = await env.run(["ext", "doctor", "--trust"]);
   expect(starts(marker)).toBe(1);
   expect(forced.stdout).toContain("✓ marker 1.0.0 (project) — ready");
-  expect(forced.stdout).toContain("project trust: untrusted (started anyway: --trust)");
+  expect(forced.stdout).toContain("project trust: untrusted (started anyway: --trust or ZOT_TRUST=1)");
+  await env.run(["ext", "doctor"], { env: { ZOT_TRUST: "1" } });
+  expect(starts(marker)).toBe(2);
 
   await env.run(["trust"]);
   const trusted = await env.run(["ext", "doctor"]);
-  expect(starts(marker)).toBe(2);
+  expect(starts(marker)).toBe(3);
   expect(trusted.stdout).toContain("project trust: trusted");
 
   writeFileSync(join(env.cwd, ".zot", "mcp.json"), "{}");
   const changed = await env.run(["ext", "doctor"]);
-  expect(starts(marker)).toBe(2);
+  expect(starts(marker)).toBe(3);
   expect(changed.stdout).toContain("project trust: changed");
   expect(changed.stdout).toContain("- marker (project, untrusted) — not started");
 }, T);
