@@ -122,6 +122,11 @@ export class JsonRpcClient {
     });
   }
 
+  /** Ends the client (zot is closing the connection): pending requests fail at once with `reason`; later ones fail unsent. */
+  dispose(reason: string): void {
+    this.#closed(reason);
+  }
+
   /** Restarts the timeout of a pending request (the server reported progress on it). */
   extend(id: number): void {
     const pending = this.#pending.get(id);

@@ -15,8 +15,9 @@
  * once (its exit code in the error) and every later call of its tools
  * without sending it ("mcp server X is not running"); the others go on.
  * `shutdown()` closes every server (stdin closed, then SIGTERM/SIGKILL of
- * its process group). Transports come from `createTransport` (stdio here;
- * the Streamable HTTP transport is plugged in by the caller).
+ * its process group; an HTTP session is deleted). A server with `command`
+ * gets the stdio transport, one with `url` the Streamable HTTP transport
+ * (http-transport.ts).
  */
 import { join } from "node:path";
 import { ZotError, errorMessage } from "../common/errors.ts";
@@ -24,6 +25,7 @@ import type { Tool, ToolContext, ToolOutcome, ToolStatus } from "../tools/types.
 import type { McpServerConfig } from "./config.ts";
 import { ProgressLines } from "./progress.ts";
 import { McpSession } from "./session.ts";
+import { createHttpTransport } from "./http-transport.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { DefinitionBudget, defaultPrefix, mapCallResult, mcpTool, toolDefinitions, type McpToolDefinition } from "./tools.ts";
 import type { McpTransport } from "./transport.ts";
@@ -47,8 +49,6 @@ export interface McpManagerOptions {
   readonly warn: (text: string) => void;
   readonly startTimeoutMs?: number;
   readonly callTimeoutMs?: number;
-  /** A transport for a server without `command` (Streamable HTTP); undefined → that server is a problem. */
-  readonly createTransport?: (config: McpServerConfig, logPath: string) => McpTransport | undefined;
 }
 
 interface Server {
@@ -117,7 +117,7 @@ export class McpManager {
   async shutdown(): Promise<void> {
     this.#leaving = true;
     this.#startAbort.abort();
-    await Promise.all([...this.#servers.values()].map((server) => server.transport?.close().catch(() => undefined)));
+    await Promise.all([...this.#servers.values()].map((server) => (server.session ?? server.transport)?.close().catch(() => undefined)));
   }
 
   #warn(server: Server, message: string): void {
@@ -136,9 +136,8 @@ export class McpManager {
         logPath: server.logPath,
       });
     }
-    const made = this.#options.createTransport?.(config, server.logPath);
-    if (made === undefined) throw new ZotError("mcp_no_transport", `mcp server ${config.name}: this zot has no transport for ${config.url === undefined ? "a server without command or url" : `url ${config.url}`}`, { server: config.name });
-    return made;
+    if (config.url === undefined) throw new ZotError("mcp_no_transport", `mcp server ${config.name} has neither command nor url`, { server: config.name });
+    return createHttpTransport(config);
   }
 
   async #startOne(server: Server, boundMs: number): Promise<void> {

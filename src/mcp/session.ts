@@ -90,6 +90,7 @@ function checked<T extends v.GenericSchema>(schema: T, value: unknown, name: str
 export class McpSession {
   readonly name: string;
   readonly #rpc: JsonRpcClient;
+  readonly #transport: McpTransport;
   readonly #options: SessionOptions;
   readonly #progress = new Map<string, { readonly id: () => number | undefined; readonly report: (report: ProgressReport) => void }>();
   #nextToken = 1;
@@ -98,6 +99,7 @@ export class McpSession {
   constructor(transport: McpTransport, options: SessionOptions) {
     this.name = options.name;
     this.#options = options;
+    this.#transport = transport;
     this.#rpc = new JsonRpcClient(transport, {
       name: options.name,
       onNotification: (method, params) => this.#notification(method, params),
@@ -119,6 +121,13 @@ export class McpSession {
   get supportsListChanged(): boolean {
     const tools = this.#info?.capabilities.tools;
     return typeof tools === "object" && tools !== null && (tools as Record<string, unknown>).listChanged === true;
+  }
+
+  /** Closes the session: pending calls fail at once ("closed by zot"), then the transport is closed. */
+  async close(): Promise<void> {
+    // Queued notifications (a cancellation) were handed to the transport already; the transport sends them before EOF.
+    this.#rpc.dispose("closed by zot");
+    await this.#transport.close();
   }
 
   async initialize(timeoutMs: number, signal?: AbortSignal): Promise<InitializeInfo> {

@@ -1,24 +1,24 @@
 /**
  * The MCP servers of a run (src/mcp, docs/mcp.md), wired into setup.ts.
  * `mayHaveMcpServers` is the cheap gate (existsSync of $ZOT_HOME/mcp.json
- * and ./.zot/mcp.json, or an --mcp file given): without it nothing under
- * src/mcp is imported. `startRunMcp` loads the configuration, reports its
- * problems, and starts every server in the background: `started` resolves
- * once each is ready, failed or past its start bound (never rejects; the
- * headless modes wait for it like they wait for extensions, interactive
- * mode never does). `joinMcpTools` puts the tools of ready servers in the
+ * and ./.zot/mcp.json, or an --mcp file given): without it nothing of the
+ * MCP client is imported. `startRunMcp` waits for the project-trust decision
+ * (./.zot/mcp.json counts only in a trusted project), loads the
+ * configuration, reports its problems, and starts every server in the
+ * background: `started` resolves once each is ready, failed or past its
+ * start bound (never rejects; the headless modes wait for it like they wait
+ * for extensions, interactive mode never does). `joinMcpTools` puts the tools of ready servers in the
  * agent's registry and keeps it current as servers become ready and
  * list_changed re-lists: MCP tools are ordinary registry entries, so every
  * call goes through the tool choke point (tool_call interception,
  * --no-yolo, permission_decision, tool_result) like built-ins. Shutdown is
  * registered with the run's Cleanup at once.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { errorMessage } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
 import { ZOT_VERSION } from "../common/version.ts";
 import type { MainFlags } from "../cli/flags.ts";
+import { hasAnyMcpConfig } from "../mcp/config-paths.ts";
 import type { McpManager } from "../mcp/index.ts";
 import type { Tool, ToolRegistry } from "../tools/index.ts";
 import type { Cleanup } from "./cleanup.ts";
@@ -29,29 +29,45 @@ export interface RunMcp {
   readonly started: Promise<void>;
 }
 
-/** The --mcp files (Part B's flag; [] until it exists). */
-export function mcpFlagFiles(flags: MainFlags): readonly string[] {
-  const files = (flags as { readonly mcp?: unknown }).mcp;
-  return Array.isArray(files) ? files.filter((file): file is string => typeof file === "string") : [];
-}
-
-/** Cheap: true when an MCP config file exists or --mcp was given. */
+/** Cheap (existsSync only; config-paths.ts imports nothing of the MCP client): true when an MCP config file exists or --mcp was given. */
 export function mayHaveMcpServers(flags: MainFlags, cwd: string, paths: ZotPaths): boolean {
-  return mcpFlagFiles(flags).length > 0 || existsSync(join(paths.home, "mcp.json")) || existsSync(join(cwd, ".zot", "mcp.json"));
+  return hasAnyMcpConfig({ home: paths.home, cwd, flagFiles: flags.mcp, includeProject: true });
 }
 
-export async function startRunMcp(input: { flags: MainFlags; cwd: string; paths: ZotPaths; warn: (text: string) => void }, cleanup: Cleanup): Promise<RunMcp | undefined> {
-  const { McpManager, loadMcpServers } = await import("../mcp/index.ts");
-  const { servers, problems } = await loadMcpServers({ home: input.paths.home, cwd: input.cwd, flagFiles: mcpFlagFiles(input.flags), includeProject: true });
-  for (const problem of problems) input.warn(`zot: warning: ${problem.message}\n`);
-  if (servers.every((server) => server.disabled === true)) return undefined;
-  const manager = new McpManager({ servers, logsDir: input.paths.logs, cwd: input.cwd, clientVersion: ZOT_VERSION.split(" ")[0] ?? ZOT_VERSION, warn: input.warn });
-  const started = manager.start().catch((err: unknown) => input.warn(`zot: warning: mcp servers could not start: ${errorMessage(err)}\n`));
+export interface RunMcpInput {
+  readonly flags: MainFlags;
+  readonly cwd: string;
+  readonly paths: ZotPaths;
+  readonly warn: (text: string) => void;
+  /** The project-trust decision for ./.zot/mcp.json (interactive: may wait for the dialog). */
+  readonly includeProject: () => Promise<boolean>;
+}
+
+/**
+ * Loads the configuration once the trust decision is in, then starts the
+ * servers. Resolves undefined when no server is enabled, or when zot began
+ * leaving before they were started. The cleanup step is registered at once,
+ * so a run that ends while the trust dialog is open starts nothing.
+ */
+export function startRunMcp(input: RunMcpInput, cleanup: Cleanup): Promise<RunMcp | undefined> {
+  let leaving = false;
+  let run: RunMcp | undefined;
   cleanup.add(async () => {
-    await manager.shutdown();
-    await started;
+    leaving = true;
+    await run?.manager.shutdown();
+    await run?.started;
   });
-  return { manager, started };
+  return (async () => {
+    const [{ McpManager, loadMcpServers }, includeProject] = await Promise.all([import("../mcp/index.ts"), input.includeProject()]);
+    if (leaving) return undefined;
+    const { servers, problems } = await loadMcpServers({ home: input.paths.home, cwd: input.cwd, flagFiles: input.flags.mcp, includeProject });
+    for (const problem of problems) input.warn(`zot: warning: ${problem.message}\n`);
+    if (leaving || servers.every((server) => server.disabled === true)) return undefined;
+    const manager = new McpManager({ servers, logsDir: input.paths.logs, cwd: input.cwd, clientVersion: ZOT_VERSION.split(" ")[0] ?? ZOT_VERSION, warn: input.warn });
+    const started = manager.start().catch((err: unknown) => input.warn(`zot: warning: mcp servers could not start: ${errorMessage(err)}\n`));
+    run = { manager, started };
+    return run;
+  })();
 }
 
 /**
