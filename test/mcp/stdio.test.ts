@@ -211,3 +211,25 @@ test("SIGINT during an MCP call sends notifications/cancelled to the server, and
   }
   expect(await waitFor(() => liveChildren().every((child) => !child.command.includes("fixtures/mcp/")), 5_000)).toBe(true);
 });
+
+test("./.zot/mcp.json servers start only in a trusted project (--trust here); $ZOT_HOME/mcp.json ones always", async () => {
+  const { mkdirSync: mkdir, writeFileSync } = await import("node:fs");
+  const { serverEntry } = await import("./helpers.ts");
+  env.writeConfig({ mine: "ts:good" });
+  mkdir(join(env.cwd, ".zot"));
+  writeFileSync(join(env.cwd, ".zot", "mcp.json"), JSON.stringify({ mcpServers: { proj: serverEntry("py", env.markers) } }));
+  env.server.enqueue({ type: "text", text: "untrusted" }, { type: "text", text: "trusted" });
+  const untrusted = await env.run(["-p", "go", ...env.providerArgs()]);
+  expect(untrusted.code).toBe(0);
+  expect(untrusted.stderr).toBe(
+    `zot: warning: project extensions not started: .zot/mcp.json (${env.cwd} is not trusted); allow with --trust (this run), 'zot trust ${env.cwd}' (record it) or ZOT_TRUST=1 (CI images)\n`,
+  );
+  const names = requestToolNames(env.server.requests[0]);
+  expect(names).toContain("mine__echo");
+  expect(names.some((name) => name.startsWith("proj__"))).toBe(false);
+  expect(env.hasMarker("answer-ping")).toBe(false);
+  const trusted = await env.run(["-p", "go", "--trust", ...env.providerArgs()]);
+  expect(trusted.code).toBe(0);
+  expect(trusted.stderr).toBe("");
+  expect(requestToolNames(env.server.requests[1])).toContain("proj__add");
+});
