@@ -1,15 +1,17 @@
 /**
  * MCP tools in the chat screen (dist/zot in a PTY): with --no-yolo an MCP
  * tool call asks first (n → the server never receives it; y → it runs),
- * and a long call's notifications/progress show live in its tool card.
+ * a long call's notifications/progress show live in its tool card, and an
+ * untrusted project's .zot/mcp.json waits for the trust dialog.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { removeTempDirs } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
 import { TuiPty, stopAllTuis } from "../support/tui-pty.ts";
 import { toolResultsSent } from "../modes/helpers.ts";
-import { createMcpEnv, type McpEnv } from "./helpers.ts";
+import { createMcpEnv, serverEntry, type McpEnv } from "./helpers.ts";
 
 afterAll(removeTempDirs);
 
@@ -70,4 +72,20 @@ test("MCP progress notifications show live in the tool card", async () => {
   await tui.waitForText("[2/3] step 2 of 3", "screen");
   await tui.waitForText("progress seen");
   expect(tui.screen.screen().join("\n")).toContain("slow done");
+}, TEST_MS);
+
+test("an untrusted project's .zot/mcp.json waits for the trust dialog without blocking the chat screen; [o] starts its server", async () => {
+  mkdirSync(join(env.cwd, ".zot"));
+  writeFileSync(join(env.cwd, ".zot", "mcp.json"), JSON.stringify({ mcpServers: { proj: serverEntry("ts:good", env.markers) } }));
+  const tui = await TuiPty.start({ home: env.home, cwd: env.cwd, args: env.providerArgs(), columns: 110, rows: 30 });
+  await tui.waitForText("run this project's extensions?", "screen");
+  expect(existsSync(env.logPath("proj"))).toBe(false);
+  tui.type("o");
+  const log = env.logPath("proj");
+  expect(await waitFor(() => existsSync(log) && readFileSync(log, "utf8").includes("ready in"), 15_000)).toBe(true);
+  env.server.enqueue({ type: "tool_calls", calls: [{ id: "c1", name: "proj__echo", arguments: { text: "trusted once" } }] }, { type: "text", text: "project tool ran" });
+  tui.type("go");
+  tui.press("enter");
+  await tui.waitForText("project tool ran");
+  expect(toolResultsSent(env.server.requests[1]).get("c1")).toBe("echo: trusted once");
 }, TEST_MS);
