@@ -117,7 +117,9 @@ export class JsonRpcClient {
       this.#arm(id, pending);
       const message: JsonRpcMessage = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
       this.#transport.send(message).catch((err: unknown) => {
-        this.#fail(id, new ZotError("mcp_send_failed", `mcp ${method} could not be sent to ${name}: ${errorMessage(err)}`, { server: name, method }));
+        // A transport's ZotError names the server already (and the URL of an HTTP one).
+        const text = err instanceof ZotError ? err.message : `mcp ${method} could not be sent to ${name}: ${errorMessage(err)}`;
+        this.#fail(id, new ZotError("mcp_send_failed", text, { server: name, method }));
       });
     });
   }

@@ -120,8 +120,11 @@ export class McpManager {
     await Promise.all([...this.#servers.values()].map((server) => (server.session ?? server.transport)?.close().catch(() => undefined)));
   }
 
+  /** One warning line about a server: "mcp server <name>: <message>" (unless the message names it already), and its log file for stdio servers. */
   #warn(server: Server, message: string): void {
-    if (!this.#leaving) this.#options.warn(`zot: warning: mcp server ${server.config.name}: ${message} (log: ${server.logPath})\n`);
+    const { name } = server.config;
+    const named = message.startsWith(`mcp server "${name}"`) || message.startsWith(`mcp server ${name}`) ? message : `mcp server ${name}: ${message}`;
+    this.#warnLine(server, named);
   }
 
   #transport(server: Server): McpTransport {
@@ -173,7 +176,8 @@ export class McpManager {
         const timedOut = abort.aborted && !this.#startAbort.signal.aborted;
         const prefix = `mcp server ${name}`;
         const text = errorMessage(err);
-        server.reason = timedOut ? `did not initialize within ${boundMs / 1000} s` : text.startsWith(prefix) ? text.slice(prefix.length).replace(/^:?\s*/, "") : text;
+        // "mcp server x: why" → "why"; a transport's own naming (`mcp server "x" (url): …`) is kept whole.
+        server.reason = timedOut ? `did not initialize within ${boundMs / 1000} s` : text.startsWith(`${prefix} `) || text.startsWith(`${prefix}:`) ? text.slice(prefix.length).replace(/^:?\s*/, "") : text;
         this.#warn(server, `${server.reason}; its tools are not available`);
       }
       await server.transport?.close().catch(() => undefined);
@@ -181,7 +185,8 @@ export class McpManager {
   }
 
   #warnLine(server: Server, problem: string): void {
-    if (!this.#leaving) this.#options.warn(`zot: warning: ${problem} (log: ${server.logPath})\n`);
+    const log = server.config.command === undefined ? "" : ` (log: ${server.logPath})`;
+    if (!this.#leaving) this.#options.warn(`zot: warning: ${problem}${log}\n`);
   }
 
   /** The connection closed. While starting, the start's own failure reports it (its pending request fails with the reason). */
