@@ -1,6 +1,6 @@
 /**
- * Subagents get the MCP servers of $ZOT_HOME/mcp.json: a child zot starts
- * its own server processes and its model can call `<server>__<tool>`
+ * Subagents get the MCP servers of $ZOT_HOME/mcp.json and of the parent's
+ * --mcp files: a child zot starts its own server processes and its model can call `<server>__<tool>`
  * through the child's tool choke point; the servers of parent and child
  * are gone when zot exits.
  */
@@ -11,7 +11,7 @@ import { removeTempDirs } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
 import { liveChildren } from "../support/processes.ts";
 import { requestMessages, toolResultsSent } from "../modes/helpers.ts";
-import { createMcpEnv, type McpEnv } from "./helpers.ts";
+import { createMcpEnv, serverEntry, type McpEnv } from "./helpers.ts";
 
 afterAll(removeTempDirs);
 
@@ -49,4 +49,21 @@ test("a subagent calls an MCP tool of the configured servers", async () => {
   expect(toolResultsSent(parentFinal).get("call_agent")).toContain("child saw the echo");
   expect(env.markerFiles().filter((name) => name.startsWith("call-echo"))).toHaveLength(1);
   expect(await waitFor(() => liveChildren().every((proc) => !proc.command.includes("fixtures/mcp/")), 5_000)).toBe(true);
+});
+
+test("a subagent gets the parent's --mcp files", async () => {
+  const file = join(env.base, "extra-mcp.json");
+  writeFileSync(file, JSON.stringify({ mcpServers: { extra: serverEntry("ts:good", env.markers) } }));
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_agent", name: "agent", arguments: { description: "child", prompt: "child task" } }] },
+    { type: "text", text: "parent done" },
+  );
+  const child = (body: unknown) => firstUserText(body) === "child task";
+  env.server.enqueueFor(child, { type: "tool_calls", calls: [{ id: "child_echo", name: "extra__echo", arguments: { text: "via --mcp" } }] }, { type: "text", text: "child done" });
+  // Relative to the working directory, as the user typed it.
+  const result = await env.run(["-p", "delegate", "--mcp", "../extra-mcp.json", ...env.providerArgs()], { timeoutMs: 60_000 });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("parent done\n");
+  const childFinal = env.server.requests.find((request) => child(request.body) && requestMessages(request).length === 3);
+  expect(toolResultsSent(childFinal).get("child_echo")).toBe("echo: via --mcp");
 });
