@@ -17,7 +17,7 @@
  * src/ext only the two leaf helpers (line-reader.ts, log-file.ts), which
  * depend on src/common alone.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
 import { ZotError, errorMessage } from "../common/errors.ts";
@@ -64,6 +64,14 @@ function resolveCommand(command: string, cwd: string, path: string | undefined):
   return Bun.which(command, path === undefined ? {} : { PATH: path }) ?? undefined;
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function exitDescription(proc: ServerProcess): string {
   if (proc.signalCode !== null) return `killed by ${proc.signalCode}`;
   return `exited with code ${proc.exitCode ?? "?"}`;
@@ -105,6 +113,7 @@ export class StdioTransport implements McpTransport {
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
     Object.assign(env, this.#options.env);
+    if (!isDirectory(cwd)) throw new ZotError("mcp_spawn_failed", `mcp server ${name}: "cwd" ${cwd} is not a directory`, { server: name, cwd });
     const resolved = resolveCommand(command, cwd, env.PATH);
     if (resolved === undefined) throw new ZotError("mcp_spawn_failed", `mcp server ${name}: command "${command}" was not found`, { server: name, command });
     installSafetyNet();

@@ -88,6 +88,26 @@ test("an unknown protocol version, a 5 MiB message and an exit during initialize
   expect(line("gone")).toContain("mcp-gone.log");
 });
 
+test("a missing cwd or command fails that server's start naming it; the other server starts", async () => {
+  const { warnings, base } = hostile({});
+  const broken = new McpManager({
+    servers: [
+      { name: "nowhere", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], cwd: join(base, "missing"), scope: "global", file: "x" },
+      { name: "nothing", command: "./not-here", scope: "global", file: "x" },
+      { name: "fine", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], scope: "global", file: "x" },
+    ],
+    logsDir: join(base, "logs"),
+    cwd: base,
+    clientVersion: "0",
+    warn: (text) => void warnings.push(text),
+  });
+  managers.push(broken);
+  await broken.start();
+  expect(broken.state("fine")).toBe("ready");
+  expect(warnings.find((line) => line.includes("nowhere"))).toStartWith(`zot: warning: mcp server nowhere: "cwd" ${join(base, "missing")} is not a directory; its tools are not available`);
+  expect(warnings.find((line) => line.includes("nothing"))).toStartWith('zot: warning: mcp server nothing: command "./not-here" was not found; its tools are not available');
+});
+
 test("tool lists are capped; names are sanitized, shortened and deduplicated; bad tools are skipped by name", async () => {
   const { manager, warnings } = hostile({ many: "many-tools" });
   await manager.start();
