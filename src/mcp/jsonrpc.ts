@@ -11,7 +11,8 @@
  * -32601 method not found). Anything else is reported through `onProblem`
  * and dropped. When the transport closes, every pending request fails at
  * once with an error naming the server and the close reason, and later
- * requests fail without being sent. Never throws out of a handler.
+ * requests fail without being sent; `dispose()` does the same when zot
+ * closes the connection itself. Never throws out of a handler.
  */
 import * as v from "valibot";
 import { ZotError, errorMessage } from "../common/errors.ts";

@@ -3,7 +3,8 @@
  * (spawn, initialize, tools/list) and resolves when each is ready, failed,
  * or past the start bound (ZOT_MCP_START_TIMEOUT_MS, default 10 s); it
  * never rejects. A server's problems (did not start, did not initialize in
- * time, skipped tools) go to `warn` naming the server and its log file.
+ * time, skipped tools) go to `warn` naming the server (and the log file of
+ * a stdio server).
  * Tools join as their server becomes ready: `tools()` is what is known now,
  * `listeners` hear every change (added Tools, removed names), so an
  * interactive run never waits. notifications/tools/list_changed re-lists

@@ -13,7 +13,8 @@
  * root, anything else (sampling, elicitation, …) → method not found.
  * notifications/tools/list_changed calls `onToolsChanged`;
  * notifications/message goes to `onLog`. Results are validated with valibot;
- * a malformed one is an error naming the server and method.
+ * a malformed one is an error naming the server and method. `close()` fails
+ * pending calls at once ("closed by zot"), then closes the transport.
  */
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";

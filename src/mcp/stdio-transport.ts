@@ -4,7 +4,8 @@
  * Spawned like an extension: its own process group (the whole tree is
  * signalled and reaped; the process-tree guard ends helpers that left the
  * group), env = zot's environment with the configured `env` merged over it,
- * cwd = the configured one (else zot's working directory). Its stdout is
+ * cwd = the configured one (else zot's working directory; one that is not a
+ * directory, or a command not found, fails start() naming it). Its stdout is
  * split by the extension host's LF line reader with a cap of
  * MAX_MESSAGE_BYTES per line (a longer line ends the connection: the server
  * is stopped); each line is parsed with parseJson's depth bound; a line that
