@@ -12,7 +12,7 @@
  * requests are answered, and no server process outlives zot.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
@@ -112,13 +112,16 @@ test("a server that never answers initialize is bounded and reported; the other 
   noServerLeft();
 });
 
-test("under --jail MCP tools run like extension tools (the jail confines zot's own tools); a missing command is reported", async () => {
-  env.writeConfig({ srv: "ts:good", gone: "ts:good" }, { gone: { command: "no-such-mcp-server-command" } });
+test("under --jail MCP tools run like extension tools (the jail confines zot's own tools); a missing command is reported; a disabled server is not started", async () => {
+  env.writeConfig({ srv: "ts:good", gone: "ts:good", off: "py" }, { gone: { command: "no-such-mcp-server-command" }, off: { disabled: true } });
   env.server.enqueue({ type: "tool_calls", calls: [{ id: "c1", name: "srv__echo", arguments: { text: "jailed" } }] }, { type: "text", text: "ok" });
   const result = await env.run(["-p", "go", "--jail", ...env.providerArgs()]);
   expect(result.code).toBe(0);
   expect(result.stderr).toBe(`zot: warning: mcp server gone: command "no-such-mcp-server-command" was not found; its tools are not available (log: ${env.logPath("gone")})\n`);
   expect(toolResultsSent(env.server.requests[1]).get("c1")).toBe("echo: jailed");
+  // A disabled server is not started at all.
+  expect(requestToolNames(env.server.requests[0]).some((name) => name.startsWith("off__"))).toBe(false);
+  expect(existsSync(env.logPath("off"))).toBe(false);
 });
 
 test("a tool with an invalid inputSchema is skipped with a problem naming server and tool; the others load", async () => {
