@@ -3,7 +3,7 @@
 #
 # Detects the OS (uname -s: Linux, Darwin), architecture (uname -m: x86_64 /
 # amd64 -> x64, aarch64 / arm64 -> arm64) and, on Linux, the libc (musl
-# when `ldd --version` says so or /lib/ld-musl-* exists), downloads
+# when `ldd --version` says so, or it names no libc and /lib/ld-musl-* exists), downloads
 # zot-<os>-<arch>[-musl] and SHA256SUMS from the release directory with
 # curl or wget, checks the file's sha256 (sha256sum or shasum -a 256)
 # against SHA256SUMS, checks that it runs (`--version`), and only then
@@ -60,15 +60,18 @@ detect_arch() {
   esac
 }
 
+# musl when ldd says so; glibc when ldd names glibc (even with the musl
+# package installed); otherwise musl when its loader exists.
 is_musl() {
-  for loader in /lib/ld-musl-*; do
-    [ -e "$loader" ] && return 0
-  done
   if command -v ldd >/dev/null 2>&1; then
     case "$(ldd --version 2>&1)" in
       *musl*) return 0 ;;
+      *GLIBC* | *"GNU libc"* | *"GNU C Library"*) return 1 ;;
     esac
   fi
+  for loader in /lib/ld-musl-*; do
+    [ -e "$loader" ] && return 0
+  done
   return 1
 }
 

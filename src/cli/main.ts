@@ -1,6 +1,7 @@
 /**
  * The zot entry point. Routes argv: `zot ext …` to the extension CLI,
  * `zot login …` / `zot logout …` to the key store (login-command.ts),
+ * `zot upgrade …` to the self-upgrade (upgrade-command.ts),
  * `zot agents` to the subagent run listing and the hidden `zot swarm-child`
  * to one subagent run (src/agents), the
  * version and help flags to instant answers, everything else to a mode. Only
@@ -28,6 +29,10 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
   if (first === "agents") {
     const { runAgentsCli } = await import("../agents/cli.ts");
     return runAgentsCli(argv.slice(1));
+  }
+  if (first === "upgrade") {
+    const { runUpgradeCli } = await import("./upgrade-command.ts");
+    return runUpgradeCli(argv.slice(1));
   }
   if (first === "login" || first === "logout") {
     const { runLoginCli } = await import("./login-command.ts");

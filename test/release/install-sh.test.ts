@@ -12,6 +12,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_RELEASE_URL, VERSIONED_RELEASE_URL_PREFIX } from "../../src/upgrade/release-url.ts";
+import { isMuslLibc } from "../../src/common/platform.ts";
 import { targetFor } from "../../src/upgrade/targets.ts";
 import { REPO_ROOT } from "../support/binary.ts";
 import { fakeZotScript, serveRelease, writeFakeRelease } from "../support/release-server.ts";
@@ -20,7 +21,7 @@ import { removeTempDirs, tempDir } from "../support/temp.ts";
 afterAll(removeTempDirs);
 
 const INSTALL_SH = join(REPO_ROOT, "install.sh");
-const musl = readdirSync("/lib").some((name) => name.startsWith("ld-musl-"));
+const musl = isMuslLibc();
 const hostFile = targetFor(process.platform, process.arch, musl)?.file;
 const VERSION = "9.8.7";
 
