@@ -100,8 +100,9 @@ async function main(): Promise<void> {
   });
   const built: { target: ReleaseTarget; partial: string }[] = [];
   for (const target of options.targets) {
-    const partial = join(options.outdir, `.${target.file}.${process.pid}.partial`);
-    partials.push(partial);
+    // Ends in the file's own name: for a Windows target bun appends ".exe" to an --outfile without it.
+    const partial = join(options.outdir, `.partial-${process.pid}-${target.file}`);
+    partials.push(partial, `${partial}.exe`);
     process.stderr.write(`release: building ${target.file} (${target.bunTarget})\n`);
     const result = compileZot({ outfile: partial, stamp, bunTarget: target.bunTarget, releaseTarget: target.id, inheritOutput: false });
     if (!result.ok || !existsSync(partial)) {
