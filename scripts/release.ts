@@ -3,8 +3,9 @@
  * every release target (src/upgrade/targets.ts; default all six) into DIR
  * (default dist/release/) as zot-<os>-<arch>[-musl][.exe], then writes
  * SHA256SUMS (`<hex>  <file>`, sha256sum's format) and release.json
- * (version, commit, date, files: name, os, arch, libc, size, sha256) and
- * prints a size table. Each binary is compiled to a temp name in DIR and
+ * (version, commit, date, files: name, os, arch, libc, size, sha256), copies
+ * install.sh beside them (listed in SHA256SUMS, not in release.json's
+ * files, which are the binaries) and prints a size table. Each binary is compiled to a temp name in DIR and
  * only renamed into place once every target built: a failure (a target
  * runtime that cannot be downloaded, a compile error) names the target,
  * removes every partial output and exits 1, leaving DIR as it was.
@@ -126,7 +127,11 @@ async function main(): Promise<void> {
     sha256: sha256Of(partial),
   }));
   for (const { target, partial } of built) renameSync(partial, join(options.outdir, target.file));
-  writeAtomically(join(options.outdir, "SHA256SUMS"), files.map((file) => `${file.sha256}  ${file.name}\n`).join(""));
+  const installer = readFileSync(join(REPO_ROOT, "install.sh"), "utf8");
+  writeAtomically(join(options.outdir, "install.sh"), installer);
+  const installerSum = new Bun.CryptoHasher("sha256").update(installer).digest("hex");
+  const sums = [...files.map((file) => `${file.sha256}  ${file.name}\n`), `${installerSum}  install.sh\n`];
+  writeAtomically(join(options.outdir, "SHA256SUMS"), sums.join(""));
   writeAtomically(join(options.outdir, "release.json"), releaseManifest(stamp, files));
   console.log(sizeTable(files));
   console.log(`release: zot ${stamp.version}, ${files.length} file(s) in ${options.outdir}`);

@@ -2,7 +2,8 @@
  * scripts/release.ts: the target table and file naming, a real build of
  * the host target (linux-x64 only: the other five need a 100 MB runtime
  * download each, too slow for the suite) whose SHA256SUMS and release.json
- * describe the file and whose binary answers --version, a target whose
+ * describe the file, whose binary answers --version, and whose own
+ * install.sh (copied beside it) installs it from a local server, a target whose
  * runtime cannot be downloaded (proxy refused, empty cache) failing by
  * name with nothing left behind, and bad arguments.
  */
@@ -11,6 +12,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RELEASE_TARGETS, targetFor } from "../../src/upgrade/targets.ts";
 import { REPO_ROOT } from "../support/binary.ts";
+import { serveRelease } from "../support/release-server.ts";
 import { removeTempDirs, tempDir } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -55,12 +57,15 @@ describe("bun run release", () => {
     expect(result.stderr).toContain("building zot-linux-x64");
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/zot-linux-x64\s+\d+\.\d MiB/);
-    expect(readdirSync(outdir).sort()).toEqual(["SHA256SUMS", "release.json", "zot-linux-x64"]);
+    expect(readdirSync(outdir).sort()).toEqual(["SHA256SUMS", "install.sh", "release.json", "zot-linux-x64"]);
+    const installer = readFileSync(join(REPO_ROOT, "install.sh"), "utf8");
+    expect(readFileSync(join(outdir, "install.sh"), "utf8")).toBe(installer);
 
     const binary = join(outdir, "zot-linux-x64");
     const bytes = readFileSync(binary);
     const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
-    expect(readFileSync(join(outdir, "SHA256SUMS"), "utf8")).toBe(`${sha256}  zot-linux-x64\n`);
+    const installerSum = new Bun.CryptoHasher("sha256").update(installer).digest("hex");
+    expect(readFileSync(join(outdir, "SHA256SUMS"), "utf8")).toBe(`${sha256}  zot-linux-x64\n${installerSum}  install.sh\n`);
     const manifest = JSON.parse(readFileSync(join(outdir, "release.json"), "utf8")) as Record<string, unknown>;
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
     expect(manifest.version).toBe(pkg.version);
@@ -71,6 +76,22 @@ describe("bun run release", () => {
     const version = Bun.spawnSync([binary, "--version"], { env: { PATH: "/usr/bin:/bin" } });
     expect(version.exitCode).toBe(0);
     expect(version.stdout.toString()).toBe(`zot ${String(manifest.full_version)}\n`);
+
+    // The release directory as served: its own install.sh installs its binary.
+    const server = serveRelease(outdir);
+    try {
+      const installDir = join(tempDir("zot-release-install-"), "bin");
+      const install = Bun.spawn(["/bin/sh", join(outdir, "install.sh")], {
+        env: { PATH: "/usr/bin:/bin", HOME: tempDir("zot-release-home-"), ZOT_RELEASE_URL: server.url, ZOT_INSTALL_DIR: installDir },
+        stdout: "pipe", stderr: "pipe",
+      });
+      const [code, stderr] = await Promise.all([install.exited, new Response(install.stderr).text()]);
+      expect(stderr).toContain(`installed zot ${String(manifest.full_version)} to ${installDir}/zot`);
+      expect(code).toBe(0);
+      expect(readFileSync(join(installDir, "zot")).equals(bytes)).toBe(true);
+    } finally {
+      await server.stop();
+    }
   });
 
   test.skipIf(!onLinuxX64)("a target runtime that cannot be downloaded fails by name and leaves the directory as it was", async () => {
