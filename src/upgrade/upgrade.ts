@@ -8,9 +8,10 @@
  * has one (a missing SHA256SUMS, HTTP 404, is allowed), check it answers
  * `--version` as the release's version, and swap it in (swap.ts). Nothing
  * is changed unless every check passed; the temp file is removed on any
- * failure. Errors are ZotErrors naming the URL, file or directory at fault.
+ * failure, and on SIGINT / SIGTERM / SIGHUP (which also put the old
+ * executable back if the swap had begun; exit 130 / 143 / 129). Errors are ZotErrors naming the URL, file or directory at fault.
  */
-import { chmodSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import { isMuslLibc } from "../common/platform.ts";
@@ -132,6 +133,27 @@ function installedExecutable(ctx: UpgradeContext): string {
   }
 }
 
+const INTERRUPT_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+/** Until the returned function is called, SIGINT / SIGTERM / SIGHUP run `undo` and exit 130 / 143 / 129. */
+function onInterrupt(undo: () => void): () => void {
+  const handlers = Object.entries(INTERRUPT_EXIT_CODES).map(([signal, code]) => {
+    const handler = (): void => {
+      try {
+        undo();
+      } finally {
+        writeSync(2, `zot: upgrade interrupted by ${signal}; nothing was changed\n`);
+        process.exit(code);
+      }
+    };
+    process.on(signal, handler);
+    return { signal, handler };
+  });
+  return () => {
+    for (const { signal, handler } of handlers) process.off(signal, handler);
+  };
+}
+
 /** Windows: the `.old` file an earlier upgrade could not remove while that zot ran. */
 function removeStaleOld(exe: string): void {
   try {
@@ -158,6 +180,13 @@ export async function performUpgrade(ctx: UpgradeContext, requested?: string): P
   const url = releaseFileUrl(release.base, entry.name);
   ctx.note(`downloading ${url} (${(entry.size / (1024 * 1024)).toFixed(1)} MiB)`);
   let swapped = false;
+  let swapStarted = false;
+  const releaseInterrupt = onInterrupt(() => {
+    // The old executable is put back if the swap had begun (<exe>.old exists only then), and the download removed.
+    const old = oldPathOf(exe);
+    if (swapStarted && existsSync(old)) renameSync(old, exe);
+    rmSync(candidate, { force: true });
+  });
   try {
     let downloaded;
     try {
@@ -180,6 +209,7 @@ export async function performUpgrade(ctx: UpgradeContext, requested?: string): P
       throw new ZotError("upgrade.write", `cannot make ${candidate} executable: ${errorMessage(err)}`, { path: candidate });
     }
     await answerVersion(candidate, to, `the downloaded ${entry.name}`);
+    swapStarted = true;
     try {
       await swapExecutable({ exe, candidate, version: to, platform: ctx.platform });
     } catch (err) {
@@ -189,6 +219,7 @@ export async function performUpgrade(ctx: UpgradeContext, requested?: string): P
     }
     swapped = true;
   } finally {
+    releaseInterrupt();
     if (!swapped) rmSync(candidate, { force: true });
   }
   return { kind: "upgraded", from: ctx.currentVersion, to, path: exe };

@@ -6,7 +6,8 @@
  * swap and the version check). Covers --check, a successful atomic swap
  * (new inode, no .old or temp file left), the same version, checksum
  * mismatches (release.json and SHA256SUMS), a server that is down, 404, an
- * oversized release.json, a stalled download, a directory zot may not
+ * oversized release.json, a stalled download, SIGINT during the
+ * download, a directory zot may not
  * write, a new binary that fails --version before the swap and one that
  * fails after it (rollback), --version V, a symlinked zot, and usage errors.
  */
@@ -197,6 +198,36 @@ describe.skipIf(hostFile === undefined || process.platform === "win32")("zot upg
       const run = await zot(installed.exe, ["upgrade"], { ZOT_RELEASE_URL: url, ZOT_UPGRADE_IDLE_TIMEOUT: "1" });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`zot: ${url}/${hostFile}: no data for 1 s; giving up`);
+    } finally {
+      await stalling.stop(true);
+    }
+    expectUntouched(installed);
+  });
+
+  test("SIGINT during the download removes the partial file and changes nothing (exit 130)", async () => {
+    const installed = installZot();
+    const manifest = readFileSync(join(release(NEW), "release.json"), "utf8");
+    let binaryRequested = false;
+    const stalling = Bun.serve({
+      hostname: "127.0.0.1", port: 0,
+      fetch(request) {
+        if (new URL(request.url).pathname === "/release.json") return new Response(manifest);
+        binaryRequested = true;
+        return new Response(new ReadableStream({ start: (controller) => controller.enqueue(new Uint8Array(4096)) }), { headers: { "content-length": "100000" } });
+      },
+    });
+    try {
+      const proc = Bun.spawn([installed.exe, "upgrade"], {
+        env: { PATH: "/usr/bin:/bin", HOME: tempDir("zot-upgrade-home-"), ZOT_RELEASE_URL: `http://127.0.0.1:${stalling.port}` },
+        stdin: "ignore", stdout: "pipe", stderr: "pipe",
+      });
+      // Wait (bounded) until the partial file is there, then interrupt.
+      for (let waited = 0; waited < 15_000 && !(binaryRequested && readdirSync(installed.dir).length > 1); waited += 20) await Bun.sleep(20);
+      expect(readdirSync(installed.dir).some((name) => name.startsWith(".zot.upgrade-"))).toBe(true);
+      proc.kill("SIGINT");
+      const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+      expect(code).toBe(130);
+      expect(stderr).toContain("zot: upgrade interrupted by SIGINT; nothing was changed");
     } finally {
       await stalling.stop(true);
     }
