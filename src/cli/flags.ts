@@ -48,6 +48,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "no-yolo", kind: "boolean", description: "ask before each tool call (interactive only)" },
   { name: "ext", short: "e", kind: "string", multiple: true, value: "dir", description: "load this extension for one run (repeatable)" },
   { name: "no-ext", kind: "boolean", aliases: ["no-extensions"], description: "skip extension discovery (--ext still loads)" },
+  { name: "mcp", kind: "string", multiple: true, value: "file", description: "also load the MCP servers of this mcp.json for one run (repeatable)" },
   { name: "no-skill", kind: "boolean", aliases: ["no-skills"], description: "no skills and no skill tool" },
   { name: "with-skills", kind: "boolean", aliases: ["with-skill"], description: "also load user SKILL.md directories" },
   { name: "rpc", kind: "boolean", hidden: true, description: "RPC mode" },
@@ -81,6 +82,8 @@ export interface MainFlags {
   readonly noYolo: boolean;
   readonly ext: readonly string[];
   readonly noExt: boolean;
+  /** `--mcp <file>` config files, in order (docs/mcp.md). */
+  readonly mcp: readonly string[];
   readonly noSkill: boolean;
   readonly withSkills: boolean;
   readonly rpc: boolean;
@@ -214,6 +217,7 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
     noYolo: bool("no-yolo"),
     ext: list("ext"),
     noExt: bool("no-ext"),
+    mcp: list("mcp"),
     noSkill: bool("no-skill"),
     withSkills: bool("with-skills"),
     rpc: bool("rpc"),
@@ -253,6 +257,7 @@ export function mainHelp(): string {
     "  zot --json [flags] \"prompt\"    stream JSON events",
     "  zot rpc [flags]                NDJSON commands on stdin, events on stdout",
     "  zot ext <command>              manage extensions (zot ext --help)",
+    "  zot mcp <command>              manage MCP servers (zot mcp --help)",
     "  zot login <provider>           store an API key in auth.json (key on stdin or asked for)",
     "  zot logout [provider|all]      remove a stored API key",
     "",

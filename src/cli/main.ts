@@ -21,6 +21,10 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
     const { runExtCli } = await import("./ext-command.ts");
     return runExtCli(argv.slice(1));
   }
+  if (first === "mcp") {
+    const { runMcpCli } = await import("./mcp-command.ts");
+    return runMcpCli(argv.slice(1));
+  }
   if (first === "swarm-child") {
     // Hidden: a subagent run for a parent zot (src/agents, modes/swarm-child.ts).
     const { runSwarmChild } = await import("../modes/swarm-child.ts");
