@@ -80,7 +80,13 @@ download() {
   if command -v curl >/dev/null 2>&1; then
     curl -fsSL --retry 2 --connect-timeout 20 -o "$2" "$1" || fail "could not download $1 (curl exit $?: not found, no network or a server error)"
   elif command -v wget >/dev/null 2>&1; then
-    wget -q -T 60 -O "$2" "$1" || fail "could not download $1 (wget exit $?: not found, no network or a server error)"
+    # GNU wget gets a read timeout; busybox wget (no --version) does not:
+    # its -T crashes some builds (busybox 1.35 on Debian).
+    if wget --version >/dev/null 2>&1; then
+      wget -q -T 60 -O "$2" "$1" || fail "could not download $1 (wget exit $?: not found, no network or a server error)"
+    else
+      wget -q -O "$2" "$1" || fail "could not download $1 (wget exit $?: not found, no network or a server error)"
+    fi
   else
     fail "neither curl nor wget is installed: install one of them and run install.sh again"
   fi

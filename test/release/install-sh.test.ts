@@ -114,6 +114,31 @@ describe.skipIf(hostFile === undefined || process.platform === "win32")("install
     });
   }
 
+  test.skipIf(!Bun.which("busybox"))("works on a busybox-only system (every tool a busybox applet, busybox wget)", async () => {
+    const busybox = Bun.which("busybox") as string;
+    const tools = tempDir("zot-install-busybox-");
+    for (const applet of ["sh", "uname", "mkdir", "rm", "chmod", "mv", "wget", "sha256sum"]) symlinkSync(busybox, join(tools, applet));
+    const server = serveRelease(releaseDir());
+    try {
+      const run = await install({ ZOT_RELEASE_URL: server.url, PATH: tools }, { shell: [join(tools, "sh")] });
+      expect(run.stderr).toContain(`installed zot ${VERSION}`);
+      expect(run.code).toBe(0);
+      const corrupted = releaseDir();
+      writeFileSync(join(corrupted, hostFile as string), "tampered");
+      const refusedServer = serveRelease(corrupted);
+      try {
+        const refused = await install({ ZOT_RELEASE_URL: refusedServer.url, PATH: tools }, { shell: [join(tools, "sh")] });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("checksum mismatch");
+        expectNothingInstalled(refused.installDir);
+      } finally {
+        await refusedServer.stop();
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("replaces an existing zot in ZOT_INSTALL_DIR and prints no PATH hint when the directory is on PATH", async () => {
     const server = serveRelease(releaseDir());
     const installDir = tempDir("zot-install-dir-");
