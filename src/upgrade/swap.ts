@@ -78,7 +78,12 @@ export async function swapExecutable(request: SwapRequest): Promise<void> {
     }
   } else {
     keepOld(exe, old);
-    renameSync(candidate, exe);
+    try {
+      renameSync(candidate, exe);
+    } catch (err) {
+      rmSync(old, { force: true });
+      throw err;
+    }
   }
   try {
     await answerVersion(exe, version, `the installed ${exe}`);
