@@ -12,7 +12,7 @@
  * executable back if the swap had begun; exit 130 / 143 / 129). Errors are ZotErrors naming the URL, file or directory at fault.
  */
 import { chmodSync, existsSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import { isMuslLibc } from "../common/platform.ts";
 import { downloadToFile, fetchText, type DownloadLimits } from "./download.ts";
@@ -176,7 +176,9 @@ export async function performUpgrade(ctx: UpgradeContext, requested?: string): P
   const exe = installedExecutable(ctx);
   const dir = dirname(exe);
   if (ctx.platform === "win32") removeStaleOld(exe);
-  const candidate = join(dir, `.${basename(exe)}.upgrade-${process.pid}`);
+  // Keeps the executable's extension (".exe"): Windows runs a program by it.
+  const extension = extname(exe);
+  const candidate = join(dir, `.${basename(exe, extension)}.upgrade-${process.pid}${extension}`);
   const url = releaseFileUrl(release.base, entry.name);
   ctx.note(`downloading ${url} (${(entry.size / (1024 * 1024)).toFixed(1)} MiB)`);
   let swapped = false;
