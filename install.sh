@@ -154,7 +154,8 @@ if [ "$expected" != "$actual" ]; then
 fi
 
 chmod 755 "$tmp_binary" || fail "cannot chmod $tmp_binary"
-version=$("$tmp_binary" --version 2>&1) || fail "the downloaded $file does not run on this machine ($version); nothing installed"
+# </dev/null: under `curl … | sh` stdin is the rest of this script.
+version=$("$tmp_binary" --version 2>&1 </dev/null) || fail "the downloaded $file does not run on this machine ($version); nothing installed"
 mv -f "$tmp_binary" "$install_dir/zot" || fail "cannot move the new zot into $install_dir"
 tmp_binary=""
 say "installed $version to $install_dir/zot"

@@ -139,6 +139,40 @@ describe.skipIf(hostFile === undefined || process.platform === "win32")("install
     }
   });
 
+  test("piped into sh (curl … | sh): the binary's --version check cannot eat the rest of the script", async () => {
+    // A "binary" that reads its stdin to the end before answering, as a careless program might.
+    const greedy = `#!/bin/sh\nwhile read -r line; do :; done\necho "zot ${VERSION}"\n`;
+    const server = serveRelease(releaseDir(greedy));
+    const script = readFileSync(INSTALL_SH, "utf8");
+    // As over a slow network: the script up to the --version check first, the rest once the check runs.
+    const split = script.indexOf("\n", script.indexOf('version=$("$tmp_binary" --version')) + 1;
+    try {
+      const installDir = join(tempDir("zot-install-"), "bin");
+      const proc = Bun.spawn(["/bin/sh"], {
+        env: { HOME: tempDir("zot-install-home-"), PATH: toolbox("curl", "sha256sum"), ZOT_INSTALL_DIR: installDir, ZOT_RELEASE_URL: server.url },
+        stdin: "pipe", stdout: "pipe", stderr: "pipe",
+      });
+      proc.stdin.write(script.slice(0, split));
+      await proc.stdin.flush();
+      const checking = (): boolean => {
+        try {
+          return readdirSync(installDir).some((name) => name.startsWith(".zot.install.") && (statSync(join(installDir, name)).mode & 0o777) === 0o755);
+        } catch {
+          return false;
+        }
+      };
+      for (let waited = 0; waited < 15_000 && !checking(); waited += 10) await Bun.sleep(10);
+      proc.stdin.write(script.slice(split));
+      await proc.stdin.end();
+      const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+      expect(stderr).toContain(`installed zot ${VERSION} to ${installDir}/zot`);
+      expect(stderr).toContain("is not on your PATH");
+      expect(code).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("replaces an existing zot in ZOT_INSTALL_DIR and prints no PATH hint when the directory is on PATH", async () => {
     const server = serveRelease(releaseDir());
     const installDir = tempDir("zot-install-dir-");
