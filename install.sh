@@ -9,7 +9,8 @@
 # against SHA256SUMS, checks that it runs (`--version`), and only then
 # moves it into place as $ZOT_INSTALL_DIR/zot (a temp file in the same
 # directory, chmod 755, mv: atomic). On any failure it exits 1 and
-# installs nothing. Plain POSIX sh (dash, busybox ash).
+# installs nothing. Plain POSIX sh (dash, busybox ash); all of it runs from
+# main() at the end, so a truncated download of the script runs nothing.
 #
 # Environment:
 #   ZOT_RELEASE_URL  release directory (default: the latest GitHub release;
@@ -117,54 +118,60 @@ expected_sha256() {
   return 1
 }
 
-os=$(detect_os) || exit 1
-arch=$(detect_arch) || exit 1
-suffix=""
-if [ "$os" = linux ] && is_musl; then
-  [ "$arch" = x64 ] || fail "no musl build exists for $arch (only linux-x64-musl)"
-  suffix="-musl"
-fi
-file="zot-$os-$arch$suffix"
+# Everything runs from here, after the whole script was read: a download
+# of it cut short (curl … | sh) is a syntax error, never half a run.
+main() {
+  os=$(detect_os) || exit 1
+  arch=$(detect_arch) || exit 1
+  suffix=""
+  if [ "$os" = linux ] && is_musl; then
+    [ "$arch" = x64 ] || fail "no musl build exists for $arch (only linux-x64-musl)"
+    suffix="-musl"
+  fi
+  file="zot-$os-$arch$suffix"
 
-if [ -n "${ZOT_RELEASE_URL:-}" ]; then
-  base=${ZOT_RELEASE_URL%/}
-elif [ -n "${ZOT_VERSION:-}" ]; then
-  base="$VERSIONED_RELEASE_URL_PREFIX""v${ZOT_VERSION#v}"
-else
-  base=$DEFAULT_RELEASE_URL
-fi
+  if [ -n "${ZOT_RELEASE_URL:-}" ]; then
+    base=${ZOT_RELEASE_URL%/}
+  elif [ -n "${ZOT_VERSION:-}" ]; then
+    base="$VERSIONED_RELEASE_URL_PREFIX""v${ZOT_VERSION#v}"
+  else
+    base=$DEFAULT_RELEASE_URL
+  fi
 
-[ -n "${HOME:-}" ] || [ -n "${ZOT_INSTALL_DIR:-}" ] || fail "HOME is not set: set ZOT_INSTALL_DIR"
-install_dir=${ZOT_INSTALL_DIR:-$HOME/.local/bin}
-install_dir=${install_dir%/}
-[ -n "$install_dir" ] || install_dir=/
-mkdir -p "$install_dir" || fail "cannot create $install_dir: choose another ZOT_INSTALL_DIR or fix its permissions"
-[ -w "$install_dir" ] || fail "cannot write to $install_dir: choose another ZOT_INSTALL_DIR or fix its permissions"
+  [ -n "${HOME:-}" ] || [ -n "${ZOT_INSTALL_DIR:-}" ] || fail "HOME is not set: set ZOT_INSTALL_DIR"
+  install_dir=${ZOT_INSTALL_DIR:-$HOME/.local/bin}
+  install_dir=${install_dir%/}
+  [ -n "$install_dir" ] || install_dir=/
+  mkdir -p "$install_dir" || fail "cannot create $install_dir: choose another ZOT_INSTALL_DIR or fix its permissions"
+  [ -w "$install_dir" ] || fail "cannot write to $install_dir: choose another ZOT_INSTALL_DIR or fix its permissions"
 
-tmp_binary="$install_dir/.zot.install.$$"
-tmp_sums="$install_dir/.zot.SHA256SUMS.$$"
-say "downloading $base/$file"
-download "$base/SHA256SUMS" "$tmp_sums"
-download "$base/$file" "$tmp_binary"
+  tmp_binary="$install_dir/.zot.install.$$"
+  tmp_sums="$install_dir/.zot.SHA256SUMS.$$"
+  say "downloading $base/$file"
+  download "$base/SHA256SUMS" "$tmp_sums"
+  download "$base/$file" "$tmp_binary"
 
-expected=$(expected_sha256 "$tmp_sums" "$file") || fail "$base/SHA256SUMS does not list $file: nothing installed"
-actual=$(sha256_of "$tmp_binary") || exit 1
-if [ "$expected" != "$actual" ]; then
-  fail "checksum mismatch for $file: SHA256SUMS says $expected, the download is $actual; nothing installed"
-fi
+  expected=$(expected_sha256 "$tmp_sums" "$file") || fail "$base/SHA256SUMS does not list $file: nothing installed"
+  actual=$(sha256_of "$tmp_binary") || exit 1
+  if [ "$expected" != "$actual" ]; then
+    fail "checksum mismatch for $file: SHA256SUMS says $expected, the download is $actual; nothing installed"
+  fi
 
-chmod 755 "$tmp_binary" || fail "cannot chmod $tmp_binary"
-# </dev/null: under `curl … | sh` stdin is the rest of this script.
-version=$("$tmp_binary" --version 2>&1 </dev/null) || fail "the downloaded $file does not run on this machine ($version); nothing installed"
-mv -f "$tmp_binary" "$install_dir/zot" || fail "cannot move the new zot into $install_dir"
-tmp_binary=""
-say "installed $version to $install_dir/zot"
+  chmod 755 "$tmp_binary" || fail "cannot chmod $tmp_binary"
+  # </dev/null: under `curl … | sh` stdin is the pipe the script came from.
+  version=$("$tmp_binary" --version 2>&1 </dev/null) || fail "the downloaded $file does not run on this machine ($version); nothing installed"
+  mv -f "$tmp_binary" "$install_dir/zot" || fail "cannot move the new zot into $install_dir"
+  tmp_binary=""
+  say "installed $version to $install_dir/zot"
 
-case ":${PATH:-}:" in
-  *":$install_dir:"*) ;;
-  *)
-    say "$install_dir is not on your PATH; add it with:"
-    printf '\n    export PATH="%s:$PATH"\n\n' "$install_dir" >&2
-    say "(put that line in ~/.profile, ~/.bashrc or ~/.zshrc to keep it)"
-    ;;
-esac
+  case ":${PATH:-}:" in
+    *":$install_dir:"*) ;;
+    *)
+      say "$install_dir is not on your PATH; add it with:"
+      printf '\n    export PATH="%s:$PATH"\n\n' "$install_dir" >&2
+      say "(put that line in ~/.profile, ~/.bashrc or ~/.zshrc to keep it)"
+      ;;
+  esac
+}
+
+main "$@"
