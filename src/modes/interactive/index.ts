@@ -10,7 +10,8 @@
  * into scrollback first (replay.ts). Extensions start in the background: the
  * screen paints and takes input at once, the status bar says which are still
  * loading or failed, and their tools and commands join as each becomes
- * ready. A positional prompt pre-fills the editor; it is not sent. Without
+ * ready; an untrusted project's own extensions wait for the trust dialog
+ * (trust-dialog.ts). A positional prompt pre-fills the editor; it is not sent. Without
  * any API key the screen starts anyway and opens the login dialog. Once the
  * screen is up, a background update check may add one "zot X is available"
  * line (upgrade/update-check.ts; never in CI or with ZOT_NO_UPDATE_CHECK=1).
@@ -46,6 +47,7 @@ import { runLogin } from "./login-dialog.ts";
 import { replayConversation } from "./replay.ts";
 import { openSessionsPicker } from "./sessions-dialog.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
+import { TrustPrompt } from "./trust-dialog.ts";
 import { queueStderr } from "../../common/stderr.ts";
 
 export { colorEnabled } from "../../themes/index.ts";
@@ -69,6 +71,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   const themes = new ThemeState();
   const theme = themes.theme;
   const extensionUI = new DeferredExtensionUI();
+  const trustPrompt = new TrustPrompt();
   const cleanup = new Cleanup();
   const setupAbort = new AbortController();
   let app: InteractiveApp | undefined;
@@ -111,6 +114,8 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
           compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
           onExtensionProblems: (errors) => extensionUI.loadProblems(errors),
           allowMissingCredential: true,
+          askTrust: trustPrompt.ask,
+          trustNote: trustPrompt.note,
         },
       },
       cleanup,
@@ -144,6 +149,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     for (const line of themeWarnings) started.chat.warn(line);
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
+    trustPrompt.attach(started);
     if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
     const output = themes.colors ? tty : withoutColour(tty);
     const stats = instrumentRenderer(output, started);
