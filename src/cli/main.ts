@@ -1,6 +1,7 @@
 /**
  * The zot entry point. Routes argv: `zot ext …` to the extension CLI,
  * `zot login …` / `zot logout …` to the key store (login-command.ts),
+ * `zot upgrade …` to the self-upgrade (upgrade-command.ts),
  * `zot trust` / `zot untrust` to the project-trust store (trust-command.ts),
  * `zot agents` to the subagent run listing and the hidden `zot swarm-child`
  * to one subagent run (src/agents), the
@@ -33,6 +34,10 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
   if (first === "agents") {
     const { runAgentsCli } = await import("../agents/cli.ts");
     return runAgentsCli(argv.slice(1));
+  }
+  if (first === "upgrade") {
+    const { runUpgradeCli } = await import("./upgrade-command.ts");
+    return runUpgradeCli(argv.slice(1));
   }
   if (first === "trust" || first === "untrust") {
     const { runTrustCli } = await import("./trust-command.ts");

@@ -12,7 +12,9 @@
  * loading or failed, and their tools and commands join as each becomes
  * ready; an untrusted project's own extensions wait for the trust dialog
  * (trust-dialog.ts). A positional prompt pre-fills the editor; it is not sent. Without
- * any API key the screen starts anyway and opens the login dialog.
+ * any API key the screen starts anyway and opens the login dialog. Once the
+ * screen is up, a background update check may add one "zot X is available"
+ * line (upgrade/update-check.ts; never in CI or with ZOT_NO_UPDATE_CHECK=1).
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,
@@ -25,7 +27,7 @@ import type { AgentEvent } from "../../agent/events.ts";
 import { gateForMode } from "../../agent/permissions.ts";
 import { errorMessage } from "../../common/errors.ts";
 import { zotPaths } from "../../common/home.ts";
-import { ZOT_SEMVER } from "../../common/version.ts";
+import { ZOT_SEMVER, ZOT_VERSION } from "../../common/version.ts";
 import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
 import { processTerminal, Renderer, type Key, type TerminalOutput } from "../../tui/index.ts";
@@ -143,6 +145,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     confirmer = started.confirmer;
     warn = (text) => started.chat.warn(text.replace(/\n$/, ""));
     printBanner(started, flags.noYolo);
+    showUpdateNotice(started, paths.home);
     for (const line of themeWarnings) started.chat.warn(line);
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
@@ -186,6 +189,20 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   }
   if (failure !== undefined) throw failure;
   return code;
+}
+
+/** "zot X is available" (upgrade/update-check.ts: off in CI and with ZOT_NO_UPDATE_CHECK=1), in the background: never delays the screen. */
+function showUpdateNotice(app: InteractiveApp, zotHome: string): void {
+  void import("../../upgrade/update-check.ts")
+    .then(({ updateNotice }) => updateNotice({ env: process.env, zotHome, currentVersion: ZOT_SEMVER, fromSource: ZOT_VERSION.endsWith("-dev") }))
+    .then(
+      (notice) => {
+        if (notice === undefined || app.exiting) return;
+        app.chat.info(notice);
+        app.frame();
+      },
+      () => undefined,
+    );
 }
 
 function printBanner(app: InteractiveApp, noYolo: boolean): void {
