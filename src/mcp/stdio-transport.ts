@@ -3,7 +3,8 @@
  * newline-delimited JSON-RPC on stdin/stdout (MCP "stdio" transport).
  * Spawned like an extension: its own process group (the whole tree is
  * signalled and reaped; the process-tree guard ends helpers that left the
- * group), env = zot's environment with the configured `env` merged over it,
+ * group; Windows: no group, the tree is ended with taskkill, as
+ * common/platform.ts does for extensions), env = zot's environment with the configured `env` merged over it,
  * cwd = the configured one (else zot's working directory; one that is not a
  * directory, or a command not found, fails start() naming it). Its stdout is
  * split by the extension host's LF line reader with a cap of
@@ -23,6 +24,7 @@ import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import { describeJsonProblem, parseJson } from "../common/json.ts";
+import { ownGroupSpawnOptions } from "../common/platform.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
 import { LineReader } from "../ext/line-reader.ts";
 import { type LogFile, logFileFor } from "../ext/log-file.ts";
@@ -121,7 +123,7 @@ export class StdioTransport implements McpTransport {
     this.#log.appendNote(`\n[zot] starting mcp server ${name} (${[command, ...args].join(" ")}) at ${new Date().toISOString()}\n`);
     let proc: ServerProcess;
     try {
-      proc = Bun.spawn([resolved, ...args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+      proc = Bun.spawn([resolved, ...args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", ...ownGroupSpawnOptions() });
     } catch (err) {
       throw new ZotError("mcp_spawn_failed", `mcp server ${name} could not start: ${errorMessage(err)}`, { server: name, command });
     }
