@@ -72,16 +72,22 @@ export function startRunMcp(input: RunMcpInput, cleanup: Cleanup): Promise<RunMc
 
 /**
  * Registers the MCP tools known now and keeps the registry current. A name
- * already taken (a built-in, an extension tool) stays its holder's, with a
- * warning; only tools registered here are ever removed. Call with no await
+ * already taken (a built-in, an extension tool, another server's tool) stays
+ * its holder's, with one warning per server and name; a server's change
+ * removes only that server's own entries. Call with no await
  * between it and the agent's creation.
  */
 export function joinMcpTools(mcp: RunMcp, tools: ToolRegistry, warn: (text: string) => void): void {
   /** The tools registered here: name → the tool and its server. */
   const mine = new Map<string, { readonly tool: Tool; readonly server: string }>();
+  /** `server tool` pairs already warned about: a re-list does not repeat the warning. */
+  const refused = new Set<string>();
   const add = (tool: Tool, server: string): void => {
     if (tools.register(tool)) mine.set(tool.name, { tool, server });
-    else warn(`zot: warning: mcp tool ${tool.name} of server ${server} was not added: the name is taken by another tool\n`);
+    else if (!refused.has(`${server} ${tool.name}`)) {
+      refused.add(`${server} ${tool.name}`);
+      warn(`zot: warning: mcp tool ${tool.name} of server ${server} was not added: the name is taken by another tool\n`);
+    }
   };
   for (const { server, tool } of mcp.manager.toolsByServer()) add(tool, server);
   mcp.manager.listeners.add((change) => {
