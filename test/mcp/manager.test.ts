@@ -137,17 +137,17 @@ test("a configured empty prefix cannot take a built-in's name", async () => {
 });
 
 test("progress restarts the call timeout; a call without answer times out and is cancelled at the server", async () => {
-  const { manager, base } = hostile({ t: "timing" }, { callTimeoutMs: 800 });
+  const { manager, base } = hostile({ t: "timing" }, { callTimeoutMs: 1000 });
   await manager.start();
   const tool = (name: string) => manager.tools().find((entry) => entry.name === name)!;
   const progress: string[] = [];
-  // 1.2 s in all, progress every 300 ms: never 800 ms without news.
+  // 1.8 s in all, progress every 300 ms: never 1 s without news.
   const patient = await tool("t__patient").execute({}, context(undefined, progress));
   expect(patient.isError).toBe(false);
-  expect(progress).toEqual(["[1]\n", "[2]\n", "[3]\n", "[4]\n"]);
+  expect(progress).toEqual(["[1]\n", "[2]\n", "[3]\n", "[4]\n", "[5]\n", "[6]\n"]);
   const mute = await tool("t__mute").execute({}, context());
   expect(mute.status).toBe("timed_out");
-  expect(mute.content[0]).toEqual({ type: "text", text: "mcp server t did not answer tools/call within 0.8 s (timed out; notifications/cancelled sent)" });
+  expect(mute.content[0]).toEqual({ type: "text", text: "mcp server t did not answer tools/call within 1 s (timed out; notifications/cancelled sent)" });
   // initialize = 1, tools/list = 2, patient = 3, mute = 4.
   expect(await waitFor(() => { try { return readFileSync(join(base, "cancelled-4"), "utf8") === "timed out"; } catch { return false; } }, 5_000)).toBe(true);
 });

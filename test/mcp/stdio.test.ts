@@ -178,7 +178,7 @@ test("progress notifications arrive live as tool_progress; list_changed adds a t
 });
 
 test("two servers with one prefix: the first keeps each name, and the second's list_changed never removes the first's tools", async () => {
-  // a is ready first and holds the names; b (500 ms later) re-lists 300 ms after it is ready, while x__slow runs.
+  // a is ready first and holds the names; b (1.5 s later) re-lists 300 ms after it is ready, while x__slow runs.
   const markersB = join(env.base, "markers-b");
   mkdirSync(markersB);
   env.writeConfig({ a: "ts:good", b: "ts:good,slow-init,announce" }, { a: { prefix: "x__" }, b: { prefix: "x__", env: { MCP_MARKER_DIR: markersB } } });
