@@ -36,11 +36,11 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
   }
   const { parseMainFlags, mainHelp, rpcHelp, checkModes, checkSubcommandTypo } = await import("./flags.ts");
   const flags = parseMainFlags(first === "rpc" ? ["--rpc", ...argv.slice(1)] : argv);
+  checkSubcommandTypo(argv);
   if (flags.help) {
     await writeAnswer(first === "rpc" ? rpcHelp() : mainHelp());
     return 0;
   }
-  checkSubcommandTypo(argv);
   if (flags.version) {
     await writeAnswer(`zot ${ZOT_VERSION}\n`);
     return 0;
