@@ -4,13 +4,14 @@
  * a model that holds its reply until the test releases it shows
  * `zot: waiting for the model… Ns` on the terminal, a running bash command
  * `zot: running bash… Ns`; the line is erased before zot exits and stdout
- * holds the answer alone. With stderr on a pipe, or with CI set, nothing is
+ * holds the answer alone (and a failure's `zot: …` line starts on a clean
+ * line). With stderr on a pipe, or with CI set, nothing is
  * shown (the run is held past the 3 s threshold before it may end).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROGRESS_AFTER_MS } from "../../src/modes/print-progress.ts";
+import { PROGRESS_AFTER_MS, inCi } from "../../src/modes/print-progress.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { WAIT_MS } from "../support/tui-pty.ts";
@@ -117,6 +118,34 @@ describe("print mode on a terminal", () => {
       await run.stop();
     }
   }, 60_000);
+});
+
+describe("a failing slow run", () => {
+  test("the line is erased before the error line, which starts a clean line; stdout stays empty", async () => {
+    const reply = gate();
+    env.server.enqueue({ type: "drop", text: "half", holdUntil: reply.promise });
+    const run = await runOnPty(["-p", "hello", ...env.providerArgs()]);
+    try {
+      await run.waitFor(/zot: waiting for the model… \d+s/, "the waiting line");
+      reply.open();
+      expect(await run.exited).toBe(1);
+      expect(run.stdout()).toBe("");
+      const raw = run.raw();
+      const error = raw.indexOf("zot: anthropic: connection dropped mid-stream");
+      expect(error).toBeGreaterThan(-1);
+      // The last drawing was erased, and nothing else came between the erasure and the error line.
+      expect(raw.slice(0, error)).toMatch(/zot: waiting for the model… \d+s\r\x1b\[2K$/);
+    } finally {
+      reply.open();
+      await run.stop();
+    }
+  }, 60_000);
+});
+
+describe("inCi", () => {
+  test("CI set to anything but empty, 0 or false", () => {
+    expect([undefined, "", "0", "false", "FALSE", "true", "1", "yes"].map((CI) => inCi({ CI }))).toEqual([false, false, false, false, false, true, true, true]);
+  });
 });
 
 describe("no progress line", () => {
