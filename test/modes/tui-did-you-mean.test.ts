@@ -2,9 +2,11 @@
  * A mistyped slash command on the chat screen (dist/zot in a real PTY):
  * `/modle` is reported with "did you mean /model?" and runs nothing (no
  * model request); a word close to nothing keeps the plain pointer to /help;
- * `/model claude-sonet-4` offers the close model ids.
+ * `/model claude-sonet-4` offers the close model ids. A first run without
+ * a key on `--provider openai` offers the OpenAI login first.
  */
 import { describe, expect, test } from "bun:test";
+import { TuiPty } from "../support/tui-pty.ts";
 import type { ModeEnv } from "./helpers.ts";
 import { TEST_MS, rowsWith, startChat, useChatEnv, waitIdle } from "./tui-chat.ts";
 
@@ -32,5 +34,16 @@ describe("mistyped slash commands", () => {
     await waitIdle(tui);
     expect(rowsWith(tui.screen.all(), "unknown command /modle")).toHaveLength(1);
     expect(env.server.requests).toHaveLength(0);
+  }, TEST_MS);
+});
+
+describe("the first run without a key", () => {
+  test("`zot --provider openai` opens the login dialog on openai: Enter asks for the OpenAI key", async () => {
+    // No --api-key: zot starts keyless and asks.
+    const tui = await TuiPty.start({ home: env.home, cwd: env.cwd, args: ["--provider", "openai", "--base-url", env.server.openaiBaseUrl] });
+    await tui.waitForText("no API key found: pick a provider to log in", "screen");
+    tui.press("enter");
+    await tui.waitForText("API key for openai", "screen");
+    expect(rowsWith(tui.screen.screen(), "API key for anthropic")).toEqual([]);
   }, TEST_MS);
 });
