@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { zotPaths } from "../common/home.ts";
 import { forStdout } from "../common/terminal-text.ts";
+import { didYouMean } from "../common/did-you-mean.ts";
 import { UsageError } from "../common/errors.ts";
 import { listRunRecords } from "./runs.ts";
 
@@ -26,7 +27,10 @@ export async function runAgentsCli(argv: readonly string[]): Promise<number> {
   }
   const json = argv.includes("--json");
   const unknown = argv.find((arg) => arg !== "--json");
-  if (unknown !== undefined) throw new UsageError(`zot agents: unknown argument "${unknown}" (usage: zot agents [--json])`, { argument: unknown });
+  if (unknown !== undefined) {
+    const hint = unknown.startsWith("--") ? didYouMean(unknown.slice(2), ["json", "help"], (name) => `--${name}`) : "";
+    throw new UsageError(`zot agents: unknown argument "${unknown}"${hint} (usage: zot agents [--json])`, { argument: unknown });
+  }
   const { records, warnings } = listRunRecords(join(zotPaths().home, "agents", "runs"));
   for (const warning of warnings) process.stderr.write(`zot: warning: ${warning}\n`);
   if (json) {

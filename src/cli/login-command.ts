@@ -14,7 +14,7 @@
  * too large, cancelled), 2 usage (unknown provider, missing or extra
  * argument, unknown flag).
  */
-import { closeMatches } from "../common/did-you-mean.ts";
+import { closeMatches, didYouMean } from "../common/did-you-mean.ts";
 import { UsageError, ZotError, errorMessage } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { API_KEY_ENV, checkApiKey, removeApiKeys, saveApiKey, storedProviders, type ProviderName } from "../providers/index.ts";
@@ -55,7 +55,10 @@ function parseArgs(command: "login" | "logout", args: readonly string[]): { help
   let help = false;
   for (const arg of args) {
     if (arg === "-h" || arg === "--help") help = true;
-    else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`${command}: unknown flag "${arg}"`, { flag: arg });
+    else if (arg.startsWith("-") && arg !== "-") {
+      const hint = arg.startsWith("--") ? didYouMean(arg.slice(2), ["help"], (name) => `--${name}`) : "";
+      throw new UsageError(`${command}: unknown flag "${arg}"${hint}`, { flag: arg });
+    }
     else positional.push(arg);
   }
   if (positional.length > 1) throw new UsageError(`${command}: expected one provider, got ${positional.length} arguments`);

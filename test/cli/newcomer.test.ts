@@ -89,6 +89,8 @@ describe("did you mean", () => {
     const extFlag = await runZot(["ext", "list", "--cdw", "."]);
     expect(extFlag.code).toBe(2);
     expect(extFlag.stderr).toContain(`unknown flag "--cdw" (did you mean --cwd?)`);
+    expect((await runZot(["agents", "--jsno"])).stderr).toContain(`unknown argument "--jsno" (did you mean --json?)`);
+    expect((await runZot(["login", "--hepl"])).stderr).toContain(`unknown flag "--hepl" (did you mean --help?)`);
     const provider = await runZot(["login", "anthropc"], { stdin: "sk-x" });
     expect(provider.code).toBe(2);
     expect(provider.stderr).toContain(`unknown provider "anthropc" (did you mean anthropic? expected anthropic or openai)`);
