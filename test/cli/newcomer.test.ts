@@ -4,13 +4,14 @@
  * lists every subcommand main.ts routes and the main environment variables;
  * unknown flags, subcommands, ext commands, providers and models fail
  * (non-zero, stderr naming what was wrong) with a "did you mean" when one is
- * close, and an unknown model always points to --list-models; a print-mode
+ * close, and an unknown model always points to --list-models (and names
+ * config.json when the model came from there); a print-mode
  * /word close to an extension's command gets a note on stderr.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, runZot } from "../support/binary.ts";
+import { REPO_ROOT, runZot, tempDir } from "../support/binary.ts";
 import { copyFixture } from "../support/extensions.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
@@ -113,6 +114,11 @@ describe("did you mean", () => {
     const other = await runZot(["--model", "gpt5", "-p", "hi", "--api-key", "k"]);
     expect(other.code).toBe(1);
     expect(other.stderr).toContain("(did you mean --provider openai --model gpt-5?)");
+    const home = tempDir("zot-home-");
+    writeFileSync(join(home, "config.json"), JSON.stringify({ model: "claude-sonet-4" }));
+    const fromConfig = await runZot(["-p", "hi", "--api-key", "k"], { home });
+    expect(fromConfig.code).toBe(1);
+    expect(fromConfig.stderr).toStartWith(`zot: ${join(home, "config.json")}: unknown model "claude-sonet-4" for provider anthropic (did you mean claude-sonnet-4-5`);
     const far = await runZot(["--model", "nothing-like-it", "-p", "hi", "--api-key", "k"]);
     expect(far.code).toBe(1);
     expect(far.stderr).toBe('zot: unknown model "nothing-like-it" for provider anthropic; run `zot --list-models` for the known ones\n');
