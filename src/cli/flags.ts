@@ -259,7 +259,7 @@ export const SUBCOMMANDS: readonly { readonly name: string; readonly usage: stri
   { name: "login", usage: "zot login <provider>", description: "store an API key in $ZOT_HOME/auth.json (zot login --help)" },
   { name: "logout", usage: "zot logout [provider|all]", description: "remove a stored API key (zot logout --help)" },
   { name: "agents", usage: "zot agents [--json]", description: "list the recorded subagent runs (zot agents --help)" },
-  { name: "upgrade", usage: "zot upgrade [--check]", description: "replace this zot with the latest release (zot upgrade --help)" },
+  { name: "upgrade", usage: "zot upgrade [--check] [--version V]", description: "replace this zot with the latest release (zot upgrade --help)" },
 ];
 
 /**
