@@ -33,42 +33,67 @@ interface PtyRun {
   /** Every byte written to the terminal (stderr) so far. */
   raw(): string;
   waitFor(pattern: RegExp, what: string): Promise<void>;
-  /** Exit code once zot ended. */
-  exited: Promise<number>;
+  /** zot's exit code, once it ended and all it wrote to the terminal was received. */
+  exited(): Promise<number>;
   /** What zot wrote to stdout (a file). */
   stdout(): string;
   stop(): Promise<void>;
 }
 
-/** dist/zot with stdin and stderr on a PTY and stdout redirected to a file (sh -c 'exec … > file'). */
+const SENTINEL = /\[zot exited (\d+)\]/;
+const PID = /\[zot pid (\d+)\]/;
+
+/**
+ * dist/zot with stdin and stderr on a PTY and stdout redirected to a file.
+ * A shell starts it, says `[zot pid N]`, waits for it and then writes
+ * `[zot exited N]` to the terminal: once that arrived, so did every byte
+ * zot wrote (one terminal, in order).
+ */
 async function runOnPty(args: readonly string[], extraEnv: Record<string, string> = {}): Promise<PtyRun> {
   const binary = await zotBinary();
   const outFile = join(env.base, "stdout.txt");
-  let raw = "";
+  let received = "";
   const decoder = new TextDecoder();
-  const terminal = new Bun.Terminal({ cols: 100, rows: 20, name: "xterm-256color", data: (_t, bytes) => void (raw += decoder.decode(bytes, { stream: true })) });
-  const proc = Bun.spawn(["/bin/sh", "-c", 'out=$1; shift; exec "$@" > "$out"', "sh", outFile, binary, ...args], {
+  const terminal = new Bun.Terminal({ cols: 100, rows: 20, name: "xterm-256color", data: (_t, bytes) => void (received += decoder.decode(bytes, { stream: true })) });
+  // zot runs in the background (stdin /dev/null; print mode has its prompt) so that the shell can say its pid.
+  const script = 'out=$1; shift; "$@" > "$out" & pid=$!; echo "[zot pid $pid]" >&2; wait "$pid"; echo "[zot exited $?]" >&2';
+  const proc = Bun.spawn(["/bin/sh", "-c", script, "sh", outFile, binary, ...args], {
     cwd: env.cwd,
     env: cleanEnv(env.home, { TERM: "xterm-256color", CI: undefined, ...extraEnv }),
     terminal,
   });
+  /** What zot wrote (the shell's lines left out). */
+  const raw = (): string => received.replace(/\[zot pid \d+\]\r?\n/, "").replace(/\[zot exited \d+\][\s\S]*$/, "");
+  const waitFor = async (pattern: RegExp, what: string): Promise<void> => {
+    const until = Date.now() + WAIT_MS;
+    while (!pattern.test(received)) {
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}; the terminal got ${JSON.stringify(received)}`);
+      await Bun.sleep(20);
+    }
+  };
+  const signalZot = async (name: "SIGTERM" | "SIGKILL"): Promise<void> => {
+    await waitFor(PID, "the shell to say zot's pid");
+    try {
+      process.kill(Number(PID.exec(received)?.[1]), name);
+    } catch {
+      // already gone
+    }
+  };
   return {
-    raw: () => raw,
-    async waitFor(pattern, what) {
-      const until = Date.now() + WAIT_MS;
-      while (!pattern.test(raw)) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what}; the terminal got ${JSON.stringify(raw)}`);
-        await Bun.sleep(20);
-      }
+    raw,
+    waitFor,
+    async exited() {
+      await waitFor(SENTINEL, "zot to exit");
+      return Number(SENTINEL.exec(received)?.[1]);
     },
-    exited: proc.exited,
     stdout: () => readFileSync(outFile, "utf8"),
     async stop() {
       // SIGTERM first: zot ends what it started (a running bash command) before it exits.
-      if (proc.exitCode === null) proc.kill("SIGTERM");
-      const killer = setTimeout(() => proc.kill("SIGKILL"), WAIT_MS);
+      if (!SENTINEL.test(received)) {
+        await signalZot("SIGTERM");
+        await waitFor(SENTINEL, "zot to exit after SIGTERM").catch(() => signalZot("SIGKILL"));
+      }
       await proc.exited;
-      clearTimeout(killer);
       terminal.close();
     },
   };
@@ -90,11 +115,11 @@ describe("print mode on a terminal", () => {
       // Redrawn in place: each drawing starts by erasing the line.
       expect(run.raw()).toContain(`${ERASE_LINE}zot: waiting for the model… `);
       reply.open();
-      expect(await run.exited).toBe(0);
+      expect(await run.exited()).toBe(0);
       expect(run.stdout()).toBe("the slow answer\n");
-      // The terminal may deliver zot's last bytes after its exit: wait for them. The last thing written is the erasure.
-      await run.waitFor(/zot: waiting for the model… \d+s\r\x1b\[2K$/, "the line erased at the end");
       const raw = run.raw();
+      // The last thing zot wrote to the terminal is the erasure.
+      expect(raw).toMatch(/zot: waiting for the model… \d+s\r\x1b\[2K$/);
       // Nothing but progress drawings and their erasures reached the terminal.
       expect(raw.replaceAll(/\r\x1b\[2K(zot: waiting for the model… \d+s)?/g, "")).toBe("");
     } finally {
@@ -110,9 +135,9 @@ describe("print mode on a terminal", () => {
     try {
       await run.waitFor(/zot: running bash… \d+s/, "the running-bash line");
       writeFileSync(join(env.cwd, "go.flag"), "");
-      expect(await run.exited).toBe(0);
+      expect(await run.exited()).toBe(0);
       expect(run.stdout()).toBe("after the tool\n");
-      await run.waitFor(/zot: (running bash|waiting for the model)… \d+s\r\x1b\[2K$/, "the line erased at the end");
+      expect(run.raw()).toMatch(/zot: (running bash|waiting for the model)… \d+s\r\x1b\[2K$/);
     } finally {
       writeFileSync(join(env.cwd, "go.flag"), "");
       await run.stop();
@@ -128,9 +153,8 @@ describe("a failing slow run", () => {
     try {
       await run.waitFor(/zot: waiting for the model… \d+s/, "the waiting line");
       reply.open();
-      expect(await run.exited).toBe(1);
+      expect(await run.exited()).toBe(1);
       expect(run.stdout()).toBe("");
-      await run.waitFor(/zot: anthropic: connection dropped mid-stream[^\n]*\n/, "the error line");
       const raw = run.raw();
       const error = raw.indexOf("zot: anthropic: connection dropped mid-stream");
       // The last drawing was erased, and nothing else came between the erasure and the error line.
@@ -165,7 +189,7 @@ describe("no progress line", () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe("piped answer\n");
       expect(result.stderr).toBe("");
-      expect(await ci.exited).toBe(0);
+      expect(await ci.exited()).toBe(0);
       expect(ci.stdout()).toBe("ci answer\n");
       expect(ci.raw()).toBe("");
     } finally {
