@@ -19,6 +19,7 @@
  */
 import type { Subprocess } from "bun";
 import { errorMessage } from "../common/errors.ts";
+import { ownGroupSpawnOptions } from "../common/platform.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
 import { LineReader } from "../ext/line-reader.ts";
 import { MAX_SWARM_LINE_BYTES, encodeLine, parseChildLine, type SubagentStatus, type SwarmTask, type SwarmUsage, usageOf } from "./protocol.ts";
@@ -80,7 +81,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildResult> {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
-      detached: true,
+      ...ownGroupSpawnOptions(),
       env: process.env,
     });
   } catch (err) {

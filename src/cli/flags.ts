@@ -54,7 +54,9 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "no-yolo", kind: "boolean", description: "ask before each tool call (interactive only)" },
   { name: "ext", short: "e", kind: "string", multiple: true, value: "dir", description: "load this extension for one run (repeatable)" },
   { name: "no-ext", kind: "boolean", aliases: ["no-extensions"], description: "skip extension discovery (--ext still loads)" },
+  { name: "mcp", kind: "string", multiple: true, value: "file", description: "also load the MCP servers of this mcp.json for one run (repeatable)" },
   { name: "no-skill", kind: "boolean", aliases: ["no-skills"], description: "no skills and no skill tool" },
+  { name: "trust", kind: "boolean", description: "start this project's own extensions (./.zot) for this run (see 'zot trust --help')" },
   { name: "with-skills", kind: "boolean", aliases: ["with-skill"], description: "also load user SKILL.md directories" },
   { name: "rpc", kind: "boolean", hidden: true, description: "RPC mode" },
   { name: "experimental-oauth", kind: "boolean", hidden: true, description: "accepted, no effect" },
@@ -87,8 +89,12 @@ export interface MainFlags {
   readonly noYolo: boolean;
   readonly ext: readonly string[];
   readonly noExt: boolean;
+  /** `--mcp <file>` config files, in order (docs/mcp.md). */
+  readonly mcp: readonly string[];
   readonly noSkill: boolean;
   readonly withSkills: boolean;
+  /** --trust: the project's own extensions start this run (not recorded). */
+  readonly trust: boolean;
   readonly rpc: boolean;
   /** Positional words joined with single spaces. */
   readonly prompt: string;
@@ -230,8 +236,10 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
     noYolo: bool("no-yolo"),
     ext: list("ext"),
     noExt: bool("no-ext"),
+    mcp: list("mcp"),
     noSkill: bool("no-skill"),
     withSkills: bool("with-skills"),
+    trust: bool("trust"),
     rpc: bool("rpc"),
     prompt: positionals.join(" "),
   };
@@ -256,9 +264,12 @@ export function checkModes(flags: MainFlags): void {
 export const SUBCOMMANDS: readonly { readonly name: string; readonly usage: string; readonly description: string }[] = [
   { name: "rpc", usage: "zot rpc [flags]", description: "NDJSON commands on stdin, events on stdout (zot rpc --help)" },
   { name: "ext", usage: "zot ext <command>", description: "manage extensions: list, install, new, test, … (zot ext --help)" },
+  { name: "mcp", usage: "zot mcp <command>", description: "manage MCP servers (zot mcp --help)" },
   { name: "login", usage: "zot login <provider>", description: "store an API key in $ZOT_HOME/auth.json (zot login --help)" },
   { name: "logout", usage: "zot logout [provider|all]", description: "remove a stored API key (zot logout --help)" },
   { name: "agents", usage: "zot agents [--json]", description: "list the recorded subagent runs (zot agents --help)" },
+  { name: "trust", usage: "zot trust [dir]", description: "let this project's own extensions run; --list shows every decision (zot trust --help)" },
+  { name: "untrust", usage: "zot untrust [dir]", description: "forget that decision (zot trust --help)" },
   { name: "upgrade", usage: "zot upgrade [--check] [--version V]", description: "replace this zot with the latest release (zot upgrade --help)" },
 ];
 

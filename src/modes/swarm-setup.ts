@@ -3,7 +3,10 @@
  * the `agent` tool (src/agents, docs/agents.md), given the run's settings so
  * a child starts like its parent, the agent definitions shipped by loaded
  * extensions and bundles, and the bridge's subagent_start / subagent_stop.
- * ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms.
+ * ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. Agent
+ * definitions from project manifests count only when the project is trusted;
+ * a child inherits the parent's project-trust decision (`trust_project`, read
+ * when the child starts).
  */
 import type { Swarm } from "../agents/index.ts";
 import type { ZotConfig } from "../common/config.ts";
@@ -13,16 +16,17 @@ import type { ExtensionManager } from "../ext/manager.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { FILE_AND_SHELL_TOOL_NAMES } from "../tools/index.ts";
 import type { HeadlessSession } from "./session-setup.ts";
+import { type ProjectTrust, trustedDiscovery } from "./project-trust.ts";
 import type { HeadlessSetupInput } from "./setup.ts";
 
 /** The supervisor and `agent` tool of a parent run (src/agents); ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. */
 export async function createRunSwarm(
   input: HeadlessSetupInput,
-  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession; manager: ExtensionManager | undefined },
+  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession; manager: ExtensionManager | undefined; trust: ProjectTrust },
 ): Promise<Swarm> {
   const { createSwarm } = await import("../agents/index.ts");
   // Manifest `agents` entries of loaded extensions and bundles (discovery is cached: skills used it already).
-  const report = run.manager === undefined ? undefined : await run.manager.discover();
+  const report = run.manager === undefined ? undefined : await trustedDiscovery(run.manager, run.trust);
   const extensionAgents = (report === undefined ? [] : [...report.load, ...report.bundles]).flatMap((entry) =>
     (entry.loaded.manifest.agents?.length ?? 0) > 0 ? [{ extension: entry.loaded.manifest.name, dir: entry.loaded.dir, entries: entry.loaded.manifest.agents ?? [] }] : [],
   );
@@ -47,6 +51,10 @@ export async function createRunSwarm(
       no_skill: flags.noSkill,
       with_skills: flags.withSkills,
       jail: flags.jail,
+      // Read when each child starts: the parent's decision by then (the dialog may answer after setup).
+      get trust_project() {
+        return run.trust.decided;
+      },
     },
     allowedTools: options.tools.none ? [] : (options.tools.only ?? FILE_AND_SHELL_TOOL_NAMES),
     sessions: options.session.kind !== "none",

@@ -1,6 +1,6 @@
 /**
- * A newcomer's first commands, through dist/zot: every subcommand and ext
- * sub-subcommand answers `--help` with exit 0 and a usage line; `zot --help`
+ * A newcomer's first commands, through dist/zot: every subcommand and ext /
+ * mcp sub-subcommand answers `--help` with exit 0 and a usage line; `zot --help`
  * lists every subcommand main.ts routes and the main environment variables;
  * unknown flags, subcommands, ext commands, providers and models fail
  * (non-zero, stderr naming what was wrong) with a "did you mean" when one is
@@ -9,7 +9,7 @@
  * /word close to an extension's command gets a note on stderr.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, runZot, tempDir } from "../support/binary.ts";
 import { copyFixture } from "../support/extensions.ts";
@@ -25,10 +25,10 @@ function routedSubcommands(): string[] {
   return [...new Set(names)].filter((name) => name !== "swarm-child");
 }
 
-/** The ext commands `zot ext --help` names on its USAGE line. */
-async function extCommands(): Promise<string[]> {
-  const help = await runZot(["ext", "--help"]);
-  const line = /USAGE zot ext (\S+)/.exec(help.stdout)?.[1] ?? "";
+/** The commands `zot <parent> --help` names on its USAGE line (citty: `USAGE zot ext list|doctor|…`). */
+async function subCommands(parent: string): Promise<string[]> {
+  const help = await runZot([parent, "--help"]);
+  const line = new RegExp(`USAGE zot ${parent} (\\S+)`).exec(help.stdout)?.[1] ?? "";
   return line.split("|").filter(Boolean);
 }
 
@@ -43,22 +43,23 @@ describe("--help everywhere", () => {
     expect(result.stdout).toContain("README.md");
   });
 
-  test("every subcommand and ext command answers --help: exit 0, a usage line naming it", async () => {
-    const ext = await extCommands();
+  test("every subcommand and every ext / mcp command answers --help: exit 0, a usage line, the command named", async () => {
+    const ext = await subCommands("ext");
     expect(ext).toEqual(expect.arrayContaining(["list", "install", "remove", "rm", "new", "test", "logs"]));
-    const upgradeLanded = existsSync(join(REPO_ROOT, "src", "cli", "upgrade-command.ts"));
-    const commands: string[][] = [
-      ...routedSubcommands().filter((name) => name !== "upgrade" || upgradeLanded).map((name) => [name]),
-      ...ext.map((name) => ["ext", name]),
-    ];
+    const routed = routedSubcommands();
+    const mcp = routed.includes("mcp") ? await subCommands("mcp") : [];
+    if (routed.includes("mcp")) expect(mcp).toEqual(expect.arrayContaining(["list", "add"]));
+    const commands: string[][] = [...routed.map((name) => [name]), ...ext.map((name) => ["ext", name]), ...mcp.map((name) => ["mcp", name])];
     const failures: string[] = [];
     for (const command of commands) {
       for (const flag of ["--help", "-h"]) {
         const result = await runZot([...command, flag]);
         // `rm` is remove's alias: its usage names remove.
         const shown = command.at(-1) === "rm" ? [...command.slice(0, -1), "remove"] : command;
-        const usage = new RegExp(`usage:?\\s+zot ${shown.join(" ")}\\b`, "i");
-        if (result.code !== 0 || !usage.test(result.stdout)) failures.push(`zot ${[...command, flag].join(" ")}: exit ${result.code}\n${result.stdout}${result.stderr}`);
+        const named = new RegExp(`\\bzot ${shown.join(" ")}\\b`);
+        if (result.code !== 0 || !/usage:?\s+zot\b/i.test(result.stdout) || !named.test(result.stdout)) {
+          failures.push(`zot ${[...command, flag].join(" ")}: exit ${result.code}\n${result.stdout}${result.stderr}`);
+        }
       }
     }
     expect(failures).toEqual([]);
