@@ -268,8 +268,8 @@ export const SUBCOMMANDS: readonly { readonly name: string; readonly usage: stri
   { name: "login", usage: "zot login <provider>", description: "store an API key in $ZOT_HOME/auth.json (zot login --help)" },
   { name: "logout", usage: "zot logout [provider|all]", description: "remove a stored API key (zot logout --help)" },
   { name: "agents", usage: "zot agents [--json]", description: "list the recorded subagent runs (zot agents --help)" },
-  { name: "trust", usage: "zot trust [dir]", description: "let this project's own extensions run; --list shows every decision (zot trust --help)" },
-  { name: "untrust", usage: "zot untrust [dir]", description: "forget that decision (zot trust --help)" },
+  { name: "trust", usage: "zot trust [dir]", description: "let this project's own extensions run (zot trust --help)" },
+  { name: "untrust", usage: "zot untrust [dir]", description: "forget it; zot trust --list shows every decision" },
   { name: "upgrade", usage: "zot upgrade [--check] [--version V]", description: "replace this zot with the latest release (zot upgrade --help)" },
 ];
 
@@ -298,8 +298,7 @@ const HELP_ENV: readonly (readonly [string, string])[] = [
   ["NO_COLOR", "no colours"],
 ];
 
-function table(rows: readonly (readonly [string, string])[]): string[] {
-  const width = Math.max(...rows.map(([left]) => left.length));
+function table(rows: readonly (readonly [string, string])[], width = Math.max(...rows.map(([left]) => left.length))): string[] {
   return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd());
 }
 
@@ -309,18 +308,21 @@ export function mainHelp(): string {
     const names = `${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.value ? ` <${f.value}>` : ""}`;
     return [names, f.description] as const;
   });
+  const modes: readonly (readonly [string, string])[] = [
+    ["zot [flags] [prompt]", "interactive (needs a terminal)"],
+    ["zot -p [flags] \"prompt\"", "print the final answer (prompt may come on stdin)"],
+    ["zot --json [flags] \"prompt\"", "stream JSON events (docs/json.md)"],
+  ];
+  const commands = SUBCOMMANDS.map((command) => [command.usage, command.description] as const);
+  const commandWidth = Math.max(...[...modes, ...commands].map(([left]) => left.length));
   return [
     "zot — a terminal coding agent, extensible in any language",
     "",
     "Usage:",
-    ...table([
-      ["zot [flags] [prompt]", "interactive (needs a terminal)"],
-      ["zot -p [flags] \"prompt\"", "print the final answer (prompt may come on stdin)"],
-      ["zot --json [flags] \"prompt\"", "stream JSON events (docs/json.md)"],
-    ]),
+    ...table(modes, commandWidth),
     "",
     "Commands:",
-    ...table(SUBCOMMANDS.map((command) => [command.usage, command.description] as const)),
+    ...table(commands, commandWidth),
     "",
     "Flags:",
     ...table(rows),
