@@ -55,6 +55,8 @@ export interface SwarmTask {
   readonly jail: boolean;
   /** The parent's project-trust decision (undefined: the child decides, headless). */
   readonly trust_project?: boolean;
+  /** The parent's --mcp files, absolute (docs/mcp.md); absent = none. */
+  readonly mcp?: readonly string[];
   /** Resume: continue this session file (an earlier run's of the same agent_id) instead of a new one. */
   readonly resume_session?: string;
   /** Where the child's session file goes (a sessions root); undefined = no session file. */
@@ -168,6 +170,7 @@ export function parseParentLine(line: string): Parsed<ParentMessage> {
     with_skills: m.with_skills === true,
     jail: m.jail === true,
     ...(typeof m.trust_project === "boolean" ? { trust_project: m.trust_project } : {}),
+    ...(strings(m.mcp) !== undefined ? { mcp: strings(m.mcp) } : {}),
     sessions_root: optionalString(m.sessions_root),
     resume_session: optionalString(m.resume_session),
   };

@@ -48,10 +48,13 @@
  * (`swarmChild`) never does, tags its notifications with agent_id and links
  * its session file to the parent conversation.
  *
- * Project trust (project-trust.ts): the project's own extensions, and the
- * skills and agent definitions from their manifests, load only when the
- * gate allows them (`projectTrust`, also the decision for ./.zot/mcp.json);
- * a swarm child takes its parent's decision (`swarmChild.projectTrust`).
+ * MCP servers start beside the extensions once the trust decision for
+ * ./.zot/mcp.json is in; their tools join the registry as each becomes
+ * ready (mcp-setup.ts). Project trust (project-trust.ts): the project's own
+ * extensions, and the skills and agent definitions from their manifests,
+ * load only when the gate allows them (`projectTrust`, also the decision
+ * for ./.zot/mcp.json); a swarm child takes its parent's decision
+ * (`swarmChild.projectTrust`).
  *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
@@ -87,6 +90,7 @@ import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
 import { createRunSwarm } from "./swarm-setup.ts";
+import { joinMcpTools, mayHaveMcpServers, startRunMcp, type RunMcp } from "./mcp-setup.ts";
 import { type ProjectTrust, type TrustChoice, runProjectTrust, trustedDiscovery } from "./project-trust.ts";
 import type { ProjectTrustStatus } from "../trust/index.ts";
 import type { Swarm } from "../agents/index.ts";
@@ -107,6 +111,8 @@ export interface HeadlessRuntime {
   readonly tools: ToolRegistry;
   /** Resolves once extension startup finished and its problems were reported (at once without a host). */
   readonly extensionsStarted: Promise<void>;
+  /** The run's MCP servers once the trust decision and the config are in (mcp-setup.ts; their `started` is what headless modes wait for); undefined without MCP config. */
+  readonly mcp: Promise<RunMcp | undefined>;
   /** The skills the skill tool knows (built-ins included; [] with --no-skill). */
   readonly skills: readonly Skill[];
   /** The provider zot started with and the --api-key / --base-url given for it (a model switch to that provider uses them). */
@@ -290,6 +296,11 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
   }
 
+  // MCP servers start in the background; the MCP client is imported only when a config exists or --mcp was given.
+  const mcp: Promise<RunMcp | undefined> = mayHaveMcpServers(flags, cwd, paths)
+    ? startRunMcp({ flags, cwd, paths, warn, includeProject: () => trust.includeProject() }, cleanup).catch((err: unknown) => void warn(`zot: warning: mcp servers could not start: ${errorMessage(err)}\n`))
+    : Promise.resolve(undefined);
+
   const skillsFound = discoverRunSkills(flags, cwd, paths, managerCreated, trust, warn);
   const systemPrompt = skillsFound.then(async (skills) => {
     const addendum = skills.length > 0 ? (await import("../skills/index.ts")).skillsPromptAddendum(skills) : "";
@@ -350,6 +361,8 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     manager.toolListeners.add((tool) => tools.register(manager.toolFor(tool, { allowInteractive: interactive })));
     manager.closeListeners.add((extension) => tools.unregisterExtension(extension));
   }
+  // Not awaited: in the chat screen the trust decision may wait for its dialog. The join is one synchronous step whenever it comes.
+  void mcp.then((servers) => servers !== undefined && joinMcpTools(servers, tools, warn));
   const agent = AgentSession.create({
     client: missing
       ? missingKeyClient(resolved.provider)
@@ -406,5 +419,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
-  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound, swarm, projectTrust: trust };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, mcp, launch, credentialMissing: missing, skills: await skillsFound, swarm, projectTrust: trust };
 }

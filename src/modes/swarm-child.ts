@@ -58,6 +58,7 @@ function taskArgv(task: SwarmTask): string[] {
   if (task.no_skill) argv.push("--no-skill");
   if (task.with_skills) argv.push("--with-skills");
   if (task.jail) argv.push("--jail");
+  for (const file of task.mcp ?? []) argv.push(`--mcp=${file}`);
   if (task.sessions_root === undefined) argv.push("--no-session");
   else if (task.resume_session !== undefined) argv.push(`--session=${task.resume_session}`);
   argv.push("-p");

@@ -8,6 +8,7 @@
  * a child inherits the parent's project-trust decision (`trust_project`, read
  * when the child starts).
  */
+import { resolve } from "node:path";
 import type { Swarm } from "../agents/index.ts";
 import type { ZotConfig } from "../common/config.ts";
 import type { ZotPaths } from "../common/home.ts";
@@ -51,6 +52,7 @@ export async function createRunSwarm(
       no_skill: flags.noSkill,
       with_skills: flags.withSkills,
       jail: flags.jail,
+      ...(flags.mcp.length > 0 ? { mcp: flags.mcp.map((file) => resolve(run.cwd, file)) } : {}),
       // Read when each child starts: the parent's decision by then (the dialog may answer after setup).
       get trust_project() {
         return run.trust.decided;
