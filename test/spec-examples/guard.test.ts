@@ -12,7 +12,9 @@ import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs } from "../support/temp.ts";
+import { stopAllTuis } from "../support/tui-pty.ts";
 import { createModeEnv, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
 import { copyExample } from "./support.ts";
 
 afterAll(removeTempDirs);
@@ -22,6 +24,7 @@ beforeEach(() => {
   env = createModeEnv();
 });
 afterEach(async () => {
+  await stopAllTuis();
   await env.dispose();
 });
 
@@ -110,3 +113,35 @@ test("a blocked turn_start fails the print run with the reason, before any model
   expect(result.stderr).toContain("outside business hours");
   expect(env.server.requests.length).toBe(0);
 });
+
+// The prompt is typed as soon as the editor is up, as a script driving the original would (it waited for its
+// extensions before showing the editor): the guard, still starting then, must see and intercept that first call.
+test("--no-yolo chat: tool_confirmation_requested after the interception, then the user's permission_decision", async () => {
+  const dir = copyExample(env.base, "guard-py", "guard");
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_echo", name: "bash", arguments: { command: "echo confirmed-run" } }] },
+    { type: "text", text: "ran it" },
+  );
+  const tui = await startChat(env, { args: ["--no-yolo", "--ext", dir] });
+  tui.type("run echo");
+  tui.press("enter");
+  await tui.waitForText("allow this tool call?", "screen");
+  tui.type("y");
+  await tui.waitForText("ran it");
+  await waitIdle(tui);
+  expect(toolResultsSent(env.server.requests[1]).get("call_echo")).toContain("confirmed-run");
+  expect(frames(dir).filter((frame) => frame.type === "event").slice(0, 3).map((frame) => frame.event)).toEqual(["session_start", "user_prompt_submit", "turn_start"]);
+  const got = frames(dir).filter((frame) => frame.type === "event" || frame.type === "event_intercept");
+  const after = got.slice(got.findIndex((frame) => frame.type === "event" && frame.event === "turn_end"));
+  expect(after.slice(0, 5).map((frame) => `${frame.type === "event" ? "" : "intercept:"}${String(frame.event)}`)).toEqual([
+    "turn_end",
+    "intercept:tool_call",
+    "tool_confirmation_requested",
+    "permission_decision",
+    "tool_result",
+  ]);
+  expect(after[2]).toMatchObject({ tool_id: "call_echo", tool_name: "bash" });
+  expect(typeof after[2]?.tool_preview).toBe("string");
+  expect(String(after[2]?.tool_preview)).toContain("echo confirmed-run");
+  expect(after[3]).toMatchObject({ tool_id: "call_echo", decision: "approved", source: "user", stage: "pre_execution" });
+}, TEST_MS);

@@ -112,3 +112,13 @@ test("the skill's `zot ext` commands on the weather example", async () => {
     expect(JSON.stringify(env.server.requests[before + 1]?.body)).toContain("Berlin: 16°C, fog");
   }
 }, TEST_MS);
+
+test("/hellopy typed as soon as the editor is up (the original showed it once its extensions were ready) still runs", async () => {
+  copyExample(env.base, "hello-py");
+  env.server.enqueue({ type: "text", text: "Hi at once!" });
+  const tui = await startChat(env, { args: ["--ext", "../hello-py"] });
+  tui.type("/hellopy");
+  tui.press("enter");
+  await tui.waitForText("Hi at once!");
+  expect(lastUserText(0)).toBe("Greet me very briefly in one sentence.");
+}, TEST_MS);

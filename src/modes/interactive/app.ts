@@ -17,6 +17,7 @@ import type { Catalog } from "../../providers/index.ts";
 import { OverlayStack } from "./overlays.ts";
 import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
 import { parseSlashCommand } from "../commands.ts";
+import { waitForExtensionsBriefly } from "../extension-wait.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
 import { builtinCommand, commandEntries, runBuiltin, runExtensionCommand, unknownCommandHint, type CommandHost } from "./commands.ts";
@@ -53,6 +54,8 @@ interface QueuedInput {
   /** user_prompt_submit (queued) was already sent. */
   readonly announced: boolean;
   readonly via?: string;
+  /** Already waited for starting extensions once (an unknown /name is then reported). */
+  readonly waited?: boolean;
 }
 
 interface Operation {
@@ -285,9 +288,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.#start({ text, promptOnly: false, announced: false });
   }
 
-  agentPrompt(text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
+  async agentPrompt(text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
     const { agent, extensions } = this.runtime;
     this.chat.user(text, options.via);
+    // Extensions still starting (a guard) get a short while to join before the model is asked.
+    await waitForExtensionsBriefly(this.runtime, signal);
     if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
     return agent.prompt(text, { signal }).then((outcome) => {
       this.chat.settle();
@@ -445,6 +450,14 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     if (this.#extensionCommand(command.name)) {
       this.chat.info(`› ${input.text}`);
       this.#run(`/${command.name}`, true, (signal) => runExtensionCommand(this, command, signal));
+      return;
+    }
+    if (!input.waited && (this.runtime.extensions?.manager.starting() ?? []).length > 0) {
+      // Its extension may still be starting: wait a little (bounded), then look the name up again.
+      this.#run(`/${command.name}`, false, async (signal) => {
+        await waitForExtensionsBriefly(this.runtime, signal);
+        if (!signal.aborted) this.queue.unshift({ ...input, waited: true });
+      });
       return;
     }
     const starting = this.runtime.extensions?.manager.starting().map((connection) => connection.name) ?? [];
