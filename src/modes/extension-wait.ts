@@ -1,7 +1,7 @@
 /**
  * The wait for extensions that are still starting, done by the headless
  * modes (print, JSON, RPC) before their first model request or extension
- * slash command; interactive mode never waits. After WAIT_NOTICE_MS of
+ * slash command (interactive mode: see below). After WAIT_NOTICE_MS of
  * waiting it says so on stderr, once per extension still starting:
  * `zot: waiting for extension todo (go run .)…` (its exec and args as the
  * manifest gives them). Resolves when startup finished (every extension
