@@ -10,6 +10,8 @@
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import { removeTempDirs } from "../support/temp.ts";
+import { stopAllTuis } from "../support/tui-pty.ts";
+import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
 import { createModeEnv, parseJsonLines, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 import { copyExample } from "./support.ts";
 
@@ -20,6 +22,7 @@ beforeEach(() => {
   env = createModeEnv();
 });
 afterEach(async () => {
+  await stopAllTuis();
   await env.dispose();
 });
 
@@ -79,3 +82,14 @@ test("before_agent_start in JSON mode; RPC gets ext_notify and ext_clear_notes",
   expect(systemOf(1)).toBe("The complete replacement system prompt");
   expect(lines.at(-1)).toEqual({ type: "done" });
 });
+
+test("chat: a prompt typed at once already gets the replaced system prompt (the extension joins first)", async () => {
+  const dir = copyExample(env.base, "tools-py", "tools");
+  env.server.enqueue({ type: "text", text: "answered" });
+  const tui = await startChat(env, { args: ["--ext", dir] });
+  tui.type("hi");
+  tui.press("enter");
+  await tui.waitForText("answered");
+  await waitIdle(tui);
+  expect(systemOf(0)).toBe("The complete replacement system prompt");
+}, TEST_MS);
