@@ -8,8 +8,9 @@
  * exit when stdin closes.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { cleanEnv, zotBinary } from "../support/binary.ts";
+import { REPO_ROOT, cleanEnv, zotBinary } from "../support/binary.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { SPEC_EXAMPLES } from "./support.ts";
@@ -122,4 +123,60 @@ test("ZOTCORE_RPC_TOKEN: commands before hello are refused, a wrong token ends t
   const wrong = await env.run(["rpc", ...env.providerArgs()], { env: { ZOTCORE_RPC_TOKEN: "s3cret" }, stdin: '{"type":"hello","token":"nope"}\n{"type":"ping"}\n' });
   expect(wrong.code).toBe(1);
   expect(lines(wrong.stdout)).toEqual([{ type: "response", command: "hello", success: false, error: "invalid token" }]);
+});
+
+/** A `zot` on PATH that is dist/zot pointed at the stand-in model (the docs' examples rely on a configured provider). */
+async function zotShimDir(): Promise<string> {
+  const bin = join(env.base, "shim-bin");
+  mkdirSync(bin, { recursive: true });
+  const quoted = env.providerArgs().map((arg) => `'${arg}'`).join(" ");
+  writeFileSync(join(bin, "zot"), `#!/bin/sh\nexec '${await zotBinary()}' "$@" ${quoted}\n`);
+  chmodSync(join(bin, "zot"), 0o755);
+  return bin;
+}
+
+function docsBlock(language: string): string {
+  const text = readFileSync(join(REPO_ROOT, "docs", "rpc.md"), "utf8");
+  const examples = text.slice(text.indexOf("## Examples"));
+  const match = examples.match(new RegExp("```" + language + "\\n([\\s\\S]*?)```"));
+  if (match?.[1] === undefined) throw new Error(`docs/rpc.md has no ${language} example`);
+  return match[1];
+}
+
+async function runScript(argv: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base = cleanEnv(env.home);
+  const proc = Bun.spawn([...argv], { cwd: env.cwd, env: { ...base, PATH: `${await zotShimDir()}:${base.PATH}` }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const killer = setTimeout(() => proc.kill("SIGKILL"), 25_000);
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  await proc.exited;
+  clearTimeout(killer);
+  return { code: proc.exitCode, stdout, stderr };
+}
+
+test("docs/rpc.md: the shell + jq examples", async () => {
+  env.server.enqueue({ type: "text", text: "It is a coding agent.", chunks: 2 }, { type: "text", text: "tests pass" });
+  const script = join(env.base, "example.sh");
+  writeFileSync(script, docsBlock("sh"));
+  const result = await runScript(["sh", script]);
+  expect(result.code).toBe(0);
+  // The first example prints the text without a newline (jq -j); the second's lines follow it.
+  expect(result.stdout).toStartWith("It is a coding agent.{");
+  const rest = result.stdout.slice("It is a coding agent.".length).split("\n").filter((line) => line !== "");
+  const frames = rest.map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(frames[0]).toMatchObject({ type: "response", command: "hello", success: true });
+  expect(frames.find((frame) => frame.id === "p1")).toMatchObject({ command: "prompt", success: true, data: { started: true } });
+  expect(frames.find((frame) => frame.id === "st")).toMatchObject({ command: "get_state", success: true });
+  expect(frames.at(-1)).toEqual({ type: "done" });
+});
+
+test("docs/rpc.md: the Python example", async () => {
+  env.server.enqueue({ type: "text", text: "README says hi", chunks: 2 });
+  const script = join(env.base, "example.py");
+  writeFileSync(script, docsBlock("python"));
+  const result = await runScript(["python3", script]);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  const lines = result.stdout.split("\n");
+  expect(lines[0]).toBe("README says hi");
+  expect(Object.keys(JSON.parse(lines[1]?.replaceAll("'", '"') ?? "{}") as object).sort()).toEqual(["cache_read", "cache_write", "cost_usd", "input", "output"]);
 });
