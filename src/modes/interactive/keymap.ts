@@ -31,7 +31,7 @@ function interrupt(app: InteractiveApp): void {
   if (app.overlays.top !== undefined) app.overlays.close();
   else if (!app.panels.dismiss() && !app.cancel()) {
     app.editor.clear();
-    app.queue.length = 0;
+    app.operations.queue.length = 0;
     app.popup.close();
   }
   app.showHint("press Ctrl+C again to exit");
