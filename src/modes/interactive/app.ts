@@ -19,7 +19,7 @@ import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
 import { ContextGauge } from "./context-gauge.ts";
-import { commandEntries, type CommandHost } from "./commands.ts";
+import { commandEntries, commandSuggestion, type CommandHost } from "./commands.ts";
 import { answerWords, ConfirmQuestion } from "./confirm.ts";
 import { NoteBoard } from "./ext-ui.ts";
 import { ExtensionProblems } from "./ext-problems.ts";
@@ -128,7 +128,13 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       this.popup.refresh();
       this.frame();
     });
-    this.popup = new Popup({ theme: options.theme, editor: this.editor, commands: () => commandEntries(this.runtime), files: () => this.#files });
+    this.popup = new Popup({
+      theme: options.theme,
+      editor: this.editor,
+      commands: () => commandEntries(this.runtime),
+      files: () => this.#files,
+      suggest: (word) => commandSuggestion(word, this.runtime),
+    });
     this.confirmer = new ConfirmQuestion(
       options.theme,
       () => this.frame(),
