@@ -43,10 +43,11 @@
  * `launch` records the provider zot started with and its --api-key /
  * --base-url, which belong to that provider only (model switches).
  *
- * With config.json `agents: true` the run gets the `agent` tool and a swarm
- * supervisor (src/agents, docs/agents.md; `swarm`); a swarm child
- * (`swarmChild`) never does, tags its notifications with agent_id and links
- * its session file to the parent conversation.
+ * Unless config.json has `agents: false` (or --no-tools, or a --tools list
+ * without `agent`) the run gets the `agent` tool and a swarm supervisor
+ * (src/agents, docs/agents.md; `swarm`); a swarm child (`swarmChild`) never
+ * does, tags its notifications with agent_id and links its session file to
+ * the parent conversation.
  *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
@@ -81,7 +82,7 @@ import type { Cleanup } from "./cleanup.ts";
 import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
-import { createRunSwarm } from "./swarm-setup.ts";
+import { createRunSwarm, wantsSwarm } from "./swarm-setup.ts";
 import type { Swarm } from "../agents/index.ts";
 
 /** The extension host of a run that has extensions to load. */
@@ -106,7 +107,7 @@ export interface HeadlessRuntime {
   readonly launch: LaunchProvider;
   /** Interactive mode only: true when no provider had a key (the agent's client fails every call until /login). */
   readonly credentialMissing: boolean;
-  /** Subagents (config.json `agents: true`, not in a swarm child): the supervisor whose events a UI follows. */
+  /** Subagents (unless config.json `agents: false`; never in a swarm child): the supervisor whose events a UI follows. */
   readonly swarm: Swarm | undefined;
 }
 
@@ -318,7 +319,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     extensions = { manager, bridge };
   }
   const bridge = extensions?.bridge;
-  const swarm = child === undefined && config.agents === true ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager }) : undefined;
+  const swarm = child === undefined && wantsSwarm(config, options) ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager }) : undefined;
 
   const tools = await toolRegistry(options, await skillsFound);
   if (swarm !== undefined) {

@@ -1,5 +1,6 @@
 /**
- * The swarm of a parent run (config.json `agents: true`): the supervisor and
+ * The swarm of a parent run (wantsSwarm: on unless config.json `agents:
+ * false`, --no-tools or a --tools list without `agent`): the supervisor and
  * the `agent` tool (src/agents, docs/agents.md), given the run's settings so
  * a child starts like its parent, the agent definitions shipped by loaded
  * extensions and bundles, and the bridge's subagent_start / subagent_stop.
@@ -14,6 +15,12 @@ import type { ResolvedModel } from "../providers/index.ts";
 import { FILE_AND_SHELL_TOOL_NAMES } from "../tools/index.ts";
 import type { HeadlessSession } from "./session-setup.ts";
 import type { HeadlessSetupInput } from "./setup.ts";
+import type { HeadlessOptions } from "./options.ts";
+
+/** Subagents are on unless config.json says `agents: false`, --no-tools is given, or a --tools list leaves `agent` out. */
+export function wantsSwarm(config: ZotConfig, options: HeadlessOptions): boolean {
+  return config.agents !== false && !options.tools.none && (options.tools.only?.includes("agent") ?? true);
+}
 
 /** The supervisor and `agent` tool of a parent run (src/agents); ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. */
 export async function createRunSwarm(
@@ -48,7 +55,7 @@ export async function createRunSwarm(
       with_skills: flags.withSkills,
       jail: flags.jail,
     },
-    allowedTools: options.tools.none ? [] : (options.tools.only ?? FILE_AND_SHELL_TOOL_NAMES),
+    allowedTools: options.tools.none ? [] : (options.tools.only?.filter((name) => name !== "agent") ?? FILE_AND_SHELL_TOOL_NAMES),
     sessions: options.session.kind !== "none",
     maxConcurrent: run.config.agents_max_concurrent,
     timeoutMs: Number.isSafeInteger(envTimeout) && envTimeout > 0 ? envTimeout : run.config.agent_timeout_ms,
