@@ -86,6 +86,8 @@ async function runAgent(args: Readonly<Record<string, unknown>>, ctx: ToolContex
   const call = parsed.value;
   let resume: RunRecord | undefined;
   if (call.resume !== undefined && call.resume.trim() !== "") {
+    // Its last child may still be finishing (it answered; its session file is closed at its exit).
+    await options.supervisor.exitedAgent(call.resume.trim());
     const found = options.supervisor.resumable(call.resume.trim());
     if (!found.ok) return textOutcome(`agent: cannot resume: ${found.error}`, true);
     resume = found.record;

@@ -349,10 +349,12 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     jailRoot: flags.jail ? cwd : undefined,
     allowInteractive: interactive,
     onEvent:
-      bridge === undefined
+      bridge === undefined && swarm === undefined
         ? input.onEvent
         : (event) => {
-            bridge.observe(event);
+            bridge?.observe(event);
+            // When to start a warm subagent; not while an extension's `agent` tool replaces ours.
+            if (swarm !== undefined && tools.get(swarm.tool.name) === swarm.tool) swarm.supervisor.observeParent(event);
             input.onEvent(event);
           },
     persistence: session.persistence,

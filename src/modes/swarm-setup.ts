@@ -4,7 +4,8 @@
  * the `agent` tool (src/agents, docs/agents.md), given the run's settings so
  * a child starts like its parent, the agent definitions shipped by loaded
  * extensions and bundles, and the bridge's subagent_start / subagent_stop.
- * ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms.
+ * ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms;
+ * ZOT_AGENT_WARM=0 turns the warm spare off (the benchmark's before/after).
  */
 import type { Swarm } from "../agents/index.ts";
 import type { ZotConfig } from "../common/config.ts";
@@ -66,6 +67,9 @@ export async function createRunSwarm(
         : { start: (identity) => bridge.subagentStart(identity), stop: (identity, status, error) => bridge.subagentStop(identity, status, error) },
     onEvent: input.onEvent,
     warn: input.warn,
+    // The warm spare (src/agents/warm.ts) connects to the parent's provider and, with a host here, loads the host's modules.
+    prepare: { provider: run.resolved.provider, base_url: run.resolved.baseUrl, extensions: run.manager !== undefined },
+    warm: process.env.ZOT_AGENT_WARM !== "0",
   });
 }
 

@@ -14,7 +14,7 @@ import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive } from "../support/processes.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { MODES_FIXTURES, createModeEnv, parseJsonLines, requestMessages, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { type Json, lifecycleExtension, recorded } from "./lifecycle.ts";
+import { type Json, lifecycleExtension, recorded, swarmChildrenOf } from "./lifecycle.ts";
 
 afterAll(removeTempDirs);
 
@@ -203,13 +203,8 @@ test("SIGTERM mid-run cancels every child: statuses cancelled, no child process 
     expect(childRequests()).toBe(2);
     const children = recorded(record).filter((frame) => frame.event === "subagent_start");
     expect(children).toHaveLength(2);
-    const pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("swarm-child");
-      } catch {
-        return false;
-      }
-    });
+    // This zot's children only (other tests' zots have swarm children too).
+    const pids = swarmChildrenOf(proc.pid);
     expect(pids.length).toBeGreaterThanOrEqual(2);
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);

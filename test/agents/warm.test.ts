@@ -1,0 +1,119 @@
+/**
+ * The warm spare (src/agents/warm.ts) end to end through dist/zot and the
+ * stand-in model server: agent calls are handed to the spare (the run record
+ * says `warm: true`), also a later step's call (a new spare starts when the
+ * model begins that call); ZOT_AGENT_WARM=0 spawns a child per call; a run
+ * that never calls `agent` retires its spare at exit (no orphan); a parent
+ * killed with SIGKILL leaves no spare behind (it sees EOF and exits).
+ */
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cleanEnv, zotBinary } from "../support/binary.ts";
+import { isAlive } from "../support/processes.ts";
+import { removeTempDirs } from "../support/temp.ts";
+import { createModeEnv, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { type Json, swarmChildrenOf } from "./lifecycle.ts";
+
+afterAll(removeTempDirs);
+
+let env: ModeEnv;
+beforeEach(() => {
+  env = createModeEnv();
+});
+afterEach(async () => {
+  await env.dispose();
+});
+
+const TEST_MS = 90_000;
+
+function firstUserText(body: unknown): string {
+  const first = (body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages?.[0];
+  if (first === undefined || first.role !== "user") return "";
+  const content = first.content;
+  if (typeof content === "string") return content;
+  return Array.isArray(content) ? content.map((block) => (block as { text?: string }).text ?? "").join("") : "";
+}
+const childOf = (prompt: string) => (body: unknown) => firstUserText(body) === prompt;
+
+async function waitFor(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await Bun.sleep(20);
+  if (!condition()) throw new Error(`timed out waiting for ${what}`);
+}
+
+async function records(): Promise<Json[]> {
+  const listed = await env.run(["agents", "--json"]);
+  expect(listed.code).toBe(0);
+  return JSON.parse(listed.stdout) as Json[];
+}
+
+test("agent calls in two steps both run in a warm spare; ZOT_AGENT_WARM=0 spawns a child per call", async () => {
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_1", name: "agent", arguments: { description: "first", prompt: "task one" } }] },
+    { type: "tool_calls", calls: [{ id: "call_2", name: "agent", arguments: { description: "second", prompt: "task two" } }] },
+    { type: "text", text: "both done" },
+  );
+  env.server.enqueueFor(childOf("task one"), { type: "text", text: "answer one" });
+  env.server.enqueueFor(childOf("task two"), { type: "text", text: "answer two" });
+  const result = await env.run(["-p", "go", ...env.providerArgs()], { timeoutMs: 60_000 });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("both done\n");
+  const last = env.server.requests[env.server.requests.length - 1];
+  expect(toolResultsSent(last).get("call_2")).toStartWith("answer two");
+  const warm = await records();
+  expect(warm.map((record) => [record.description, record.status, record.warm])).toEqual(
+    expect.arrayContaining([["first", "completed", true], ["second", "completed", true]]),
+  );
+
+  env.server.enqueue({ type: "tool_calls", calls: [{ id: "call_3", name: "agent", arguments: { description: "third", prompt: "task three" } }] }, { type: "text", text: "ok" });
+  env.server.enqueueFor(childOf("task three"), { type: "text", text: "answer three" });
+  const cold = await env.run(["-p", "go", ...env.providerArgs()], { timeoutMs: 60_000, env: { ZOT_AGENT_WARM: "0" } });
+  expect(cold.code).toBe(0);
+  const third = (await records()).find((record) => record.description === "third");
+  expect(third?.status).toBe("completed");
+  expect(third?.warm).toBeUndefined();
+}, TEST_MS);
+
+test("a run that never calls agent retires its warm spare at exit: no orphan", async () => {
+  // The bash step holds the parent in its first step (the spare has started) until the test lets it go.
+  const gate = join(env.base, "go");
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_b", name: "bash", arguments: { command: `while [ ! -e '${gate}' ]; do sleep 0.02; done; echo released` } }] },
+    { type: "text", text: "done" },
+  );
+  const proc = Bun.spawn([await zotBinary(), "-p", "go", ...env.providerArgs()], { cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const stdout = new Response(proc.stdout).text();
+  try {
+    await waitFor(() => swarmChildrenOf(proc.pid).length === 1, "the warm spare");
+    const [spare] = swarmChildrenOf(proc.pid);
+    writeFileSync(gate, "");
+    expect(await proc.exited).toBe(0);
+    expect(await stdout).toBe("done\n");
+    // The parent waited for it: gone the moment the parent is.
+    expect(isAlive(spare as number)).toBe(false);
+    expect(existsSync(join(env.home, "agents", "runs"))).toBe(false);
+  } finally {
+    writeFileSync(gate, "");
+    proc.kill("SIGKILL");
+    await proc.exited;
+  }
+}, TEST_MS);
+
+test("a parent killed with SIGKILL leaves no warm spare behind", async () => {
+  // The parent waits on the model forever; its spare waits for a task.
+  env.server.enqueue({ type: "stall" });
+  const proc = Bun.spawn([await zotBinary(), "--json", "go", ...env.providerArgs()], { cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  try {
+    await waitFor(() => swarmChildrenOf(proc.pid).length === 1, "the warm spare");
+    const [spare] = swarmChildrenOf(proc.pid);
+    proc.kill("SIGKILL");
+    await proc.exited;
+    // Its stdin is closed with the parent: it leaves on its own.
+    await waitFor(() => !isAlive(spare as number), "the spare to exit");
+    expect(isAlive(spare as number)).toBe(false);
+  } finally {
+    proc.kill("SIGKILL");
+    await proc.exited;
+  }
+}, TEST_MS);
