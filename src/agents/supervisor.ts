@@ -18,11 +18,12 @@
  * to finish their cleanup and exit.
  *
  * Warm spare (warm.ts, unless `warm: false`): observeParent() sees the
- * parent's agent events; the parent's first `turn_start` (its first model
- * request going out) and a `tool_use_start` of `agent` (the model begins a
- * call) start a spare if there is none, on the next tick (after the request
- * or stream handling of that moment). A call takes the spare if one is
- * alive, else spawns its own child; at most one spare exists.
+ * parent's agent events; a `tool_use_start` of `agent` (the model begins
+ * writing a call; its arguments are still streaming) starts a spare if none
+ * is ready, on the next tick (after the stream handling of that moment). A
+ * run that never calls `agent` starts none. A call takes the spare if one
+ * is alive, else spawns its own child (a spare scheduled but not started
+ * yet is then dropped); at most one spare exists.
  * A call's result is returned as soon as the child answered; a resume of
  * that agent waits for its child's exit first (exitedAgent).
  */
@@ -111,7 +112,6 @@ export class AgentSupervisor {
   /** Children that answered and are finishing (cleanup, exit), by agent_id. */
   readonly #exiting = new Map<string, Promise<void>>();
   readonly #spare: WarmSpare | undefined;
-  #sawFirstTurn = false;
   #spareTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SupervisorOptions) {
@@ -130,9 +130,7 @@ export class AgentSupervisor {
 
   /** The parent's own agent events: when to have a warm spare (see the contract above). */
   observeParent(event: AgentEvent): void {
-    const first = event.type === "turn_start" && !this.#sawFirstTurn;
-    if (event.type === "turn_start") this.#sawFirstTurn = true;
-    if (!first && !(event.type === "tool_use_start" && event.name === AGENT_TOOL)) return;
+    if (event.type !== "tool_use_start" || event.name !== AGENT_TOOL) return;
     if (this.#spare === undefined || this.#spare.ready || this.#spareTimer !== undefined) return;
     this.#spareTimer = setTimeout(() => {
       this.#spareTimer = undefined;
@@ -140,13 +138,10 @@ export class AgentSupervisor {
     }, 0);
   }
 
-  /** The spare for a call: one scheduled but not started yet starts now (never a second child beside the call's own). */
+  /** The spare for a call; one scheduled but not started yet is dropped (the call starts its own child, no warm-up to duplicate). */
   #takeSpare(): ReturnType<WarmSpare["take"]> {
-    if (this.#spareTimer !== undefined) {
-      clearTimeout(this.#spareTimer);
-      this.#spareTimer = undefined;
-      this.#spare?.ensure();
-    }
+    clearTimeout(this.#spareTimer);
+    this.#spareTimer = undefined;
     return this.#spare?.take();
   }
 

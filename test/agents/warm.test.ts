@@ -3,8 +3,9 @@
  * stand-in model server: agent calls are handed to the spare (the run record
  * says `warm: true`), also a later step's call (a new spare starts when the
  * model begins that call); ZOT_AGENT_WARM=0 spawns a child per call; a run
- * that never calls `agent` retires its spare at exit (no orphan); a parent
- * killed with SIGKILL leaves no spare behind (it sees EOF and exits).
+ * that never calls `agent` starts no spare; a spare left idle (its call was
+ * refused) is retired at exit (no orphan); a parent killed with SIGKILL
+ * leaves no spare behind (it sees EOF and exits).
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
@@ -48,10 +49,13 @@ async function records(): Promise<Json[]> {
   return JSON.parse(listed.stdout) as Json[];
 }
 
+/** The model writes a call the way a real one does: its arguments arrive in pieces, 50 ms apart (the spare starts meanwhile). */
+const STREAMED = { argChunks: 4, delayMs: 50 };
+
 test("agent calls in two steps both run in a warm spare; ZOT_AGENT_WARM=0 spawns a child per call", async () => {
   env.server.enqueue(
-    { type: "tool_calls", calls: [{ id: "call_1", name: "agent", arguments: { description: "first", prompt: "task one" } }] },
-    { type: "tool_calls", calls: [{ id: "call_2", name: "agent", arguments: { description: "second", prompt: "task two" } }] },
+    { type: "tool_calls", calls: [{ id: "call_1", name: "agent", arguments: { description: "first", prompt: "task one" } }], ...STREAMED },
+    { type: "tool_calls", calls: [{ id: "call_2", name: "agent", arguments: { description: "second", prompt: "task two" } }], ...STREAMED },
     { type: "text", text: "both done" },
   );
   env.server.enqueueFor(childOf("task one"), { type: "text", text: "answer one" });
@@ -66,7 +70,7 @@ test("agent calls in two steps both run in a warm spare; ZOT_AGENT_WARM=0 spawns
     expect.arrayContaining([["first", "completed", true], ["second", "completed", true]]),
   );
 
-  env.server.enqueue({ type: "tool_calls", calls: [{ id: "call_3", name: "agent", arguments: { description: "third", prompt: "task three" } }] }, { type: "text", text: "ok" });
+  env.server.enqueue({ type: "tool_calls", calls: [{ id: "call_3", name: "agent", arguments: { description: "third", prompt: "task three" } }], ...STREAMED }, { type: "text", text: "ok" });
   env.server.enqueueFor(childOf("task three"), { type: "text", text: "answer three" });
   const cold = await env.run(["-p", "go", ...env.providerArgs()], { timeoutMs: 60_000, env: { ZOT_AGENT_WARM: "0" } });
   expect(cold.code).toBe(0);
@@ -75,21 +79,50 @@ test("agent calls in two steps both run in a warm spare; ZOT_AGENT_WARM=0 spawns
   expect(third?.warm).toBeUndefined();
 }, TEST_MS);
 
-test("a run that never calls agent retires its warm spare at exit: no orphan", async () => {
-  // The bash step holds the parent in its first step (the spare has started) until the test lets it go.
-  const gate = join(env.base, "go");
+/** A bash command that says it started (a file), then blocks until `gate` exists. */
+function gated(started: string, gate: string): string {
+  return `: > '${started}'; while [ ! -e '${gate}' ]; do sleep 0.02; done; echo released`;
+}
+
+/** An agent call the tool refuses (no prompt) before any child: the spare started for it stays idle. */
+const REFUSED_CALL = { id: "call_bad", name: "agent", arguments: { description: "no prompt" } };
+
+test("a run that never calls agent starts no spare", async () => {
+  const [started, gate] = [join(env.base, "started"), join(env.base, "go")];
+  env.server.enqueue({ type: "tool_calls", calls: [{ id: "call_b", name: "bash", arguments: { command: gated(started, gate) } }] }, { type: "text", text: "done" });
+  const proc = Bun.spawn([await zotBinary(), "-p", "go", ...env.providerArgs()], { cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const stdout = new Response(proc.stdout).text();
+  try {
+    await waitFor(() => existsSync(started), "the bash step");
+    // The parent has made a model request and runs a tool: still no swarm child.
+    expect(swarmChildrenOf(proc.pid)).toEqual([]);
+    writeFileSync(gate, "");
+    expect(await proc.exited).toBe(0);
+    expect(await stdout).toBe("done\n");
+  } finally {
+    writeFileSync(gate, "");
+    proc.kill("SIGKILL");
+    await proc.exited;
+  }
+}, TEST_MS);
+
+test("a spare left idle is retired when the parent finishes: no orphan", async () => {
+  const [started, gate] = [join(env.base, "started"), join(env.base, "go")];
   env.server.enqueue(
-    { type: "tool_calls", calls: [{ id: "call_b", name: "bash", arguments: { command: `while [ ! -e '${gate}' ]; do sleep 0.02; done; echo released` } }] },
+    { type: "tool_calls", calls: [REFUSED_CALL] },
+    { type: "tool_calls", calls: [{ id: "call_b", name: "bash", arguments: { command: gated(started, gate) } }] },
     { type: "text", text: "done" },
   );
   const proc = Bun.spawn([await zotBinary(), "-p", "go", ...env.providerArgs()], { cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const stdout = new Response(proc.stdout).text();
   try {
+    await waitFor(() => existsSync(started), "the bash step");
     await waitFor(() => swarmChildrenOf(proc.pid).length === 1, "the warm spare");
     const [spare] = swarmChildrenOf(proc.pid);
     writeFileSync(gate, "");
     expect(await proc.exited).toBe(0);
     expect(await stdout).toBe("done\n");
+    expect(toolResultsSent(env.server.requests[1]).get("call_bad")).toContain("prompt");
     // The parent waited for it: gone the moment the parent is.
     expect(isAlive(spare as number)).toBe(false);
     expect(existsSync(join(env.home, "agents", "runs"))).toBe(false);
@@ -101,11 +134,11 @@ test("a run that never calls agent retires its warm spare at exit: no orphan", a
 }, TEST_MS);
 
 test("a parent killed with SIGKILL leaves no warm spare behind", async () => {
-  // The parent waits on the model forever; its spare waits for a task.
-  env.server.enqueue({ type: "stall" });
+  // The spare started for the refused call waits for a task; the parent waits on the model forever.
+  env.server.enqueue({ type: "tool_calls", calls: [REFUSED_CALL] }, { type: "stall" });
   const proc = Bun.spawn([await zotBinary(), "--json", "go", ...env.providerArgs()], { cwd: env.cwd, env: cleanEnv(env.home), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   try {
-    await waitFor(() => swarmChildrenOf(proc.pid).length === 1, "the warm spare");
+    await waitFor(() => env.server.requests.length === 2 && swarmChildrenOf(proc.pid).length === 1, "the second request and the warm spare");
     const [spare] = swarmChildrenOf(proc.pid);
     proc.kill("SIGKILL");
     await proc.exited;
