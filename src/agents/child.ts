@@ -24,6 +24,7 @@
  */
 import type { Subprocess } from "bun";
 import { errorMessage } from "../common/errors.ts";
+import { ownGroupSpawnOptions } from "../common/platform.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
 import { LineReader } from "../ext/line-reader.ts";
 import { MAX_SWARM_LINE_BYTES, encodeLine, parseChildLine, type SubagentStatus, type SwarmTask, type SwarmUsage, usageOf } from "./protocol.ts";
@@ -95,7 +96,7 @@ async function readStderrTail(proc: ChildProcess): Promise<string> {
 export function spawnSwarmChild(command: readonly string[], cwd: string): SpawnedChild | { readonly error: string } {
   let proc: ChildProcess;
   try {
-    proc = Bun.spawn([...command], { cwd, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true, env: process.env });
+    proc = Bun.spawn([...command], { cwd, stdin: "pipe", stdout: "pipe", stderr: "pipe", ...ownGroupSpawnOptions(), env: process.env });
   } catch (err) {
     return { error: `could not start the subagent: ${errorMessage(err)}` };
   }

@@ -57,6 +57,8 @@ export interface SwarmTask {
   readonly no_skill: boolean;
   readonly with_skills: boolean;
   readonly jail: boolean;
+  /** The parent's project-trust decision (undefined: the child decides, headless). */
+  readonly trust_project?: boolean;
   /** Resume: continue this session file (an earlier run's of the same agent_id) instead of a new one. */
   readonly resume_session?: string;
   /** Where the child's session file goes (a sessions root); undefined = no session file. */
@@ -178,6 +180,7 @@ export function parseParentLine(line: string): Parsed<ParentMessage> {
     no_skill: m.no_skill === true,
     with_skills: m.with_skills === true,
     jail: m.jail === true,
+    ...(typeof m.trust_project === "boolean" ? { trust_project: m.trust_project } : {}),
     sessions_root: optionalString(m.sessions_root),
     resume_session: optionalString(m.resume_session),
   };

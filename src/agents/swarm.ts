@@ -44,12 +44,17 @@ export interface Swarm {
 export function createSwarm(setup: SwarmSetup): Swarm {
   const found = discoverAgentDefinitions({ cwd: setup.cwd, zotHome: setup.zotHome, extensions: setup.extensionAgents });
   for (const warning of found.warnings) setup.warn(`zot: warning: ${warning}\n`);
+  const inherited = setup.settings;
   const supervisor = new AgentSupervisor({
     settings: {
-      ...setup.settings,
+      ...inherited,
       cwd: setup.cwd,
-      ext: setup.settings.ext.map((dir) => resolve(dir)),
+      ext: inherited.ext.map((dir) => resolve(dir)),
       ...(setup.sessions ? { sessions_root: join(setup.zotHome, "agents", "sessions") } : {}),
+      // May be a getter (the parent's trust decision can come after setup): a spread would freeze it, so read it per task.
+      get trust_project() {
+        return inherited.trust_project;
+      },
     },
     zotHome: setup.zotHome,
     parentSessionId: setup.parentSessionId,

@@ -65,34 +65,51 @@ function renderTable(rows: readonly (readonly string[])[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-function listRow(entry: InstalledExtension): string[] {
+/** TRUST column: a project extension's trust state (trusted / untrusted / changed / denied); "-" where nothing is gated. */
+type TrustOf = (entry: InstalledExtension) => string;
+
+function listRow(entry: InstalledExtension, trustOf: TrustOf): string[] {
   if (entry.status === "invalid") {
     const prefix = `${entry.dir}/`;
     const message = entry.error.message.startsWith(prefix) ? entry.error.message.slice(prefix.length) : entry.error.message;
-    return [entry.dirName, "-", "-", entry.scope, entry.dir, `invalid: ${message}`];
+    return [entry.dirName, "-", "-", entry.scope, "-", entry.dir, `invalid: ${message}`];
   }
   const { manifest, enabled } = entry.loaded;
-  return [manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", entry.scope, entry.dir, manifest.description ?? ""];
+  return [manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", entry.scope, trustOf(entry), entry.dir, manifest.description ?? ""];
+}
+
+async function projectTrustColumn(scope: Scope, entries: readonly InstalledExtension[]): Promise<TrustOf> {
+  if (!entries.some((entry) => entry.scope === "project" && entry.status !== "invalid")) return () => "-";
+  const [{ currentProjectTrust }, { itemTrustState }] = await Promise.all([import("../ext/project-trust.ts"), import("../trust/state.ts")]);
+  const { status, warning } = await currentProjectTrust(scope.cwd, scope.paths);
+  if (warning !== undefined) await writeStderr(`zot: warning: ${warning}\n`);
+  const gated = new Set(status.current.items.map((item) => item.name));
+  return (entry) => {
+    if (entry.scope !== "project" || entry.status === "invalid" || !gated.has(entry.loaded.manifest.name)) return "-";
+    return itemTrustState(status, entry.loaded.manifest.name);
+  };
 }
 
 const listCommand = defineCommand({
-  meta: { name: "list", description: "list installed extensions and their state" },
+  meta: { name: "list", description: "list installed extensions, their state and (project ones) whether the project is trusted" },
   args: { cwd: cwdArg },
   async run({ args }) {
-    const entries = await listInstalled(scopeFrom(args.cwd));
+    const scope = scopeFrom(args.cwd);
+    const entries = await listInstalled(scope);
     if (entries.length === 0) {
       await writeStderr("no extensions installed\ninstall one with 'zot ext install <path|git-url>'\n");
       return 0;
     }
-    const header = ["NAME", "VERSION", "ENABLED", "SCOPE", "DIRECTORY", "DESCRIPTION"];
-    await writeStdout(renderTable([header, ...entries.map(listRow)]));
+    const header = ["NAME", "VERSION", "ENABLED", "SCOPE", "TRUST", "DIRECTORY", "DESCRIPTION"];
+    const trustOf = await projectTrustColumn(scope, entries);
+    await writeStdout(renderTable([header, ...entries.map((entry) => listRow(entry, trustOf))]));
     return 0;
   },
 });
 
 const doctorCommand = defineCommand({
-  meta: { name: "doctor", description: "diagnose load, registration and conflict issues" },
-  args: { cwd: cwdArg },
+  meta: { name: "doctor", description: "diagnose load, registration and conflict issues (an untrusted project's own extensions are not started)" },
+  args: { cwd: cwdArg, trust: { type: "boolean", description: "also start this project's own extensions when it is not trusted" } },
   async run({ args }) {
     const [{ runDoctor }, { guardProcessTree }] = await Promise.all([import("../ext/doctor.ts"), import("../common/process-tree.ts")]);
     // Doctor starts the extensions: what they leave behind ends with zot.
@@ -100,7 +117,8 @@ const doctorCommand = defineCommand({
     const scope = scopeFrom(args.cwd);
     // The report quotes extensions (names, notes, errors): sanitized on a terminal.
     const write = (text: string): void => writeStdoutText(forStdout(text));
-    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [], write });
+    const { trustedByEnv } = await import("../trust/state.ts");
+    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [], write, trust: args.trust === true || trustedByEnv(process.env) });
   },
 });
 

@@ -48,7 +48,9 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "no-yolo", kind: "boolean", description: "ask before each tool call (interactive only)" },
   { name: "ext", short: "e", kind: "string", multiple: true, value: "dir", description: "load this extension for one run (repeatable)" },
   { name: "no-ext", kind: "boolean", aliases: ["no-extensions"], description: "skip extension discovery (--ext still loads)" },
+  { name: "mcp", kind: "string", multiple: true, value: "file", description: "also load the MCP servers of this mcp.json for one run (repeatable)" },
   { name: "no-skill", kind: "boolean", aliases: ["no-skills"], description: "no skills and no skill tool" },
+  { name: "trust", kind: "boolean", description: "start this project's own extensions (./.zot) for this run (see 'zot trust --help')" },
   { name: "with-skills", kind: "boolean", aliases: ["with-skill"], description: "also load user SKILL.md directories" },
   { name: "rpc", kind: "boolean", hidden: true, description: "RPC mode" },
   { name: "experimental-oauth", kind: "boolean", hidden: true, description: "accepted, no effect" },
@@ -81,8 +83,12 @@ export interface MainFlags {
   readonly noYolo: boolean;
   readonly ext: readonly string[];
   readonly noExt: boolean;
+  /** `--mcp <file>` config files, in order (docs/mcp.md). */
+  readonly mcp: readonly string[];
   readonly noSkill: boolean;
   readonly withSkills: boolean;
+  /** --trust: the project's own extensions start this run (not recorded). */
+  readonly trust: boolean;
   readonly rpc: boolean;
   /** Positional words joined with single spaces. */
   readonly prompt: string;
@@ -214,8 +220,10 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
     noYolo: bool("no-yolo"),
     ext: list("ext"),
     noExt: bool("no-ext"),
+    mcp: list("mcp"),
     noSkill: bool("no-skill"),
     withSkills: bool("with-skills"),
+    trust: bool("trust"),
     rpc: bool("rpc"),
     prompt: positionals.join(" "),
   };
@@ -253,8 +261,11 @@ export function mainHelp(): string {
     "  zot --json [flags] \"prompt\"    stream JSON events",
     "  zot rpc [flags]                NDJSON commands on stdin, events on stdout",
     "  zot ext <command>              manage extensions (zot ext --help)",
+    "  zot mcp <command>              manage MCP servers (zot mcp --help)",
     "  zot login <provider>           store an API key in auth.json (key on stdin or asked for)",
     "  zot logout [provider|all]      remove a stored API key",
+    "  zot trust [dir]                let this project's own extensions run (zot trust --help)",
+    "  zot untrust [dir]              forget it; zot trust --list shows every decision",
     "",
     "Flags:",
     ...lines,

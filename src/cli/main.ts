@@ -1,6 +1,8 @@
 /**
  * The zot entry point. Routes argv: `zot ext …` to the extension CLI,
  * `zot login …` / `zot logout …` to the key store (login-command.ts),
+ * `zot upgrade …` to the self-upgrade (upgrade-command.ts),
+ * `zot trust` / `zot untrust` to the project-trust store (trust-command.ts),
  * `zot agents` to the subagent run listing and the hidden `zot swarm-child`
  * to one subagent run (src/agents), the
  * version and help flags to instant answers, everything else to a mode. Only
@@ -20,6 +22,10 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
     const { runExtCli } = await import("./ext-command.ts");
     return runExtCli(argv.slice(1));
   }
+  if (first === "mcp") {
+    const { runMcpCli } = await import("./mcp-command.ts");
+    return runMcpCli(argv.slice(1));
+  }
   if (first === "swarm-child") {
     // Hidden: a subagent run for a parent zot (src/agents, modes/swarm-child.ts).
     const { runSwarmChild } = await import("../modes/swarm-child.ts");
@@ -28,6 +34,14 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
   if (first === "agents") {
     const { runAgentsCli } = await import("../agents/cli.ts");
     return runAgentsCli(argv.slice(1));
+  }
+  if (first === "upgrade") {
+    const { runUpgradeCli } = await import("./upgrade-command.ts");
+    return runUpgradeCli(argv.slice(1));
+  }
+  if (first === "trust" || first === "untrust") {
+    const { runTrustCli } = await import("./trust-command.ts");
+    return runTrustCli(first, argv.slice(1));
   }
   if (first === "login" || first === "logout") {
     const { runLoginCli } = await import("./login-command.ts");

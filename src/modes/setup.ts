@@ -49,6 +49,11 @@
  * does, tags its notifications with agent_id and links its session file to
  * the parent conversation.
  *
+ * Project trust (project-trust.ts): the project's own extensions, and the
+ * skills and agent definitions from their manifests, load only when the
+ * gate allows them (`projectTrust`, also the decision for ./.zot/mcp.json);
+ * a swarm child takes its parent's decision (`swarmChild.projectTrust`).
+ *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
@@ -83,6 +88,8 @@ import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
 import { createRunSwarm, wantsSwarm } from "./swarm-setup.ts";
+import { type ProjectTrust, type TrustChoice, runProjectTrust, trustedDiscovery } from "./project-trust.ts";
+import type { ProjectTrustStatus } from "../trust/index.ts";
 import type { Swarm } from "../agents/index.ts";
 
 /** The extension host of a run that has extensions to load. */
@@ -109,6 +116,8 @@ export interface HeadlessRuntime {
   readonly credentialMissing: boolean;
   /** Subagents (unless config.json `agents: false`; never in a swarm child): the supervisor whose events a UI follows. */
   readonly swarm: Swarm | undefined;
+  /** The project-trust gate of this run (its decision also covers ./.zot/mcp.json: `includeProject()`). */
+  readonly projectTrust: ProjectTrust;
 }
 
 /** A swarm child's identity (modes/swarm-child.ts). */
@@ -117,6 +126,8 @@ export interface SwarmChildSetup {
   readonly parentSessionId: string;
   /** Where its session file goes; undefined = none. */
   readonly sessionsRoot: string | undefined;
+  /** The parent's project-trust decision (undefined: the child decides, headless). */
+  readonly projectTrust?: boolean;
 }
 
 export interface LaunchProvider {
@@ -135,6 +146,9 @@ export interface InteractiveSetup {
   readonly onExtensionProblems?: (errors: readonly ZotError[]) => void;
   /** No key for any provider is not an error: the run starts with a client that fails until a key is given. */
   readonly allowMissingCredential?: boolean;
+  /** The trust dialog (trust-dialog.ts) and its transcript notes, for an untrusted or changed project. */
+  readonly askTrust?: (status: ProjectTrustStatus) => Promise<TrustChoice>;
+  readonly trustNote?: (text: string) => void;
 }
 
 export interface HeadlessSetupInput {
@@ -171,10 +185,10 @@ async function toolRegistry(options: HeadlessOptions, skills: readonly Skill[]):
 }
 
 /** Skills from the built-ins, extension manifests and (--with-skills) user directories; [] with --no-skill. */
-async function discoverRunSkills(flags: MainFlags, cwd: string, paths: ZotPaths, manager: Promise<ExtensionManager> | undefined, warn: (text: string) => void): Promise<Skill[]> {
+async function discoverRunSkills(flags: MainFlags, cwd: string, paths: ZotPaths, manager: Promise<ExtensionManager> | undefined, trust: ProjectTrust, warn: (text: string) => void): Promise<Skill[]> {
   if (flags.noSkill) return [];
   const { discoverSkills, extensionSkillSources } = await import("../skills/index.ts");
-  const report = manager === undefined ? undefined : await (await manager).discover();
+  const report = manager === undefined ? undefined : await trustedDiscovery(await manager, trust);
   const found = await discoverSkills({
     cwd,
     paths,
@@ -193,6 +207,7 @@ interface ExtensionStart {
   readonly warn: (text: string) => void;
   readonly ui: ExtensionUI | undefined;
   readonly config: ZotConfig;
+  readonly trust: ProjectTrust;
 }
 
 /** Imports the host, then creates the manager; start() is the caller's. */
@@ -207,6 +222,7 @@ async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
     explicit: input.flags.ext.map((dir) => resolve(dir)),
     noDiscovery: input.flags.noExt,
     ui: input.ui ?? headlessExtensionUI((text) => input.warn(text)),
+    projectGate: (report) => input.trust.decide(report),
   });
 }
 
@@ -248,8 +264,9 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   let leaving = false;
   const interactive = input.interactive !== undefined;
   const permissions = input.interactive?.permissions;
+  const trust = runProjectTrust(input, cwd, paths);
   if (interactive || mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
-    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config });
+    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config, trust });
     const started = created.then((manager) => manager.start());
     managerCreated = created;
     // Problems are reported once startup finished (the bound passed for a silent extension), whoever waits.
@@ -274,7 +291,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
   }
 
-  const skillsFound = discoverRunSkills(flags, cwd, paths, managerCreated, warn);
+  const skillsFound = discoverRunSkills(flags, cwd, paths, managerCreated, trust, warn);
   const systemPrompt = skillsFound.then(async (skills) => {
     const addendum = skills.length > 0 ? (await import("../skills/index.ts")).skillsPromptAddendum(skills) : "";
     return buildSystemPrompt({
@@ -319,7 +336,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     extensions = { manager, bridge };
   }
   const bridge = extensions?.bridge;
-  const swarm = child === undefined && wantsSwarm(config, options) ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager }) : undefined;
+  const swarm = child === undefined && wantsSwarm(config, options) ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager, trust }) : undefined;
 
   const tools = await toolRegistry(options, await skillsFound);
   if (swarm !== undefined) {
@@ -392,5 +409,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
-  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound, swarm };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound, swarm, projectTrust: trust };
 }

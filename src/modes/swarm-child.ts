@@ -5,7 +5,7 @@
  * (setup.ts: same extensions, tools subset, model, jail) with the
  * swarm-child identity (notifications carry agent_id, the session file is
  * linked to the parent's and lives under the task's sessions root, no
- * `agent` tool; a resume task continues its `resume_session` file), waits for extensions, runs the prompt and reports every
+ * `agent` tool, the parent's project-trust decision; a resume task continues its `resume_session` file), waits for extensions, runs the prompt and reports every
  * agent event, then one `result` line, then cleans up and exits 0.
  * A warm child (spawned before its task is known, src/agents/warm.ts) gets
  * a `prepare` line first: it preconnects to the provider and loads its
@@ -174,7 +174,7 @@ export async function runSwarmChild(): Promise<number> {
         onEvent,
         warn: queueStderr,
         signal: cancel.signal,
-        swarmChild: { agentId: task.agent_id, parentSessionId: task.parent_session_id, sessionsRoot: task.sessions_root },
+        swarmChild: { agentId: task.agent_id, parentSessionId: task.parent_session_id, sessionsRoot: task.sessions_root, projectTrust: task.trust_project },
       },
       cleanup,
     );

@@ -6,6 +6,10 @@
  * extensions and bundles, and the bridge's subagent_start / subagent_stop.
  * ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms;
  * ZOT_AGENT_WARM=0 turns the warm spare off (the benchmark's before/after).
+ * Agent definitions from project manifests count only when the project is
+ * trusted; a child inherits the parent's project-trust decision
+ * (`trust_project`, read when the child gets its task: also for a warm spare,
+ * which loads no extension before that).
  */
 import type { Swarm } from "../agents/index.ts";
 import type { ZotConfig } from "../common/config.ts";
@@ -15,6 +19,7 @@ import type { ExtensionManager } from "../ext/manager.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { FILE_AND_SHELL_TOOL_NAMES } from "../tools/index.ts";
 import type { HeadlessSession } from "./session-setup.ts";
+import { type ProjectTrust, trustedDiscovery } from "./project-trust.ts";
 import type { HeadlessSetupInput } from "./setup.ts";
 import type { HeadlessOptions } from "./options.ts";
 
@@ -26,11 +31,11 @@ export function wantsSwarm(config: ZotConfig, options: HeadlessOptions): boolean
 /** The supervisor and `agent` tool of a parent run (src/agents); ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. */
 export async function createRunSwarm(
   input: HeadlessSetupInput,
-  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession; manager: ExtensionManager | undefined },
+  run: { cwd: string; paths: ZotPaths; config: ZotConfig; resolved: ResolvedModel; bridge: ExtensionBridge | undefined; session: HeadlessSession; manager: ExtensionManager | undefined; trust: ProjectTrust },
 ): Promise<Swarm> {
   const { createSwarm } = await import("../agents/index.ts");
   // Manifest `agents` entries of loaded extensions and bundles (discovery is cached: skills used it already).
-  const report = run.manager === undefined ? undefined : await run.manager.discover();
+  const report = run.manager === undefined ? undefined : await trustedDiscovery(run.manager, run.trust);
   const extensionAgents = (report === undefined ? [] : [...report.load, ...report.bundles]).flatMap((entry) =>
     (entry.loaded.manifest.agents?.length ?? 0) > 0 ? [{ extension: entry.loaded.manifest.name, dir: entry.loaded.dir, entries: entry.loaded.manifest.agents ?? [] }] : [],
   );
@@ -55,6 +60,10 @@ export async function createRunSwarm(
       no_skill: flags.noSkill,
       with_skills: flags.withSkills,
       jail: flags.jail,
+      // Read when each child starts: the parent's decision by then (the dialog may answer after setup).
+      get trust_project() {
+        return run.trust.decided;
+      },
     },
     allowedTools: options.tools.none ? [] : (options.tools.only?.filter((name) => name !== "agent") ?? FILE_AND_SHELL_TOOL_NAMES),
     sessions: options.session.kind !== "none",
