@@ -215,7 +215,7 @@ export function startChild(options: ChildRunOptions): ChildRun {
     },
     MAX_SWARM_LINE_BYTES,
   );
-  const exited = (async (): Promise<void> => {
+  const finish = async (): Promise<void> => {
     try {
       for await (const chunk of proc.stdout) reader.push(chunk);
     } catch {
@@ -233,6 +233,11 @@ export function startChild(options: ChildRunOptions): ChildRun {
     }
     const how = proc.signalCode !== null ? `was killed by ${proc.signalCode}` : `exited with code ${code}`;
     settle({ status: "failed", text: "", error: `the subagent ${how} before it answered${tail === "" ? "" : `: ${tail}`}`, usage: usageOf(undefined), ...session() });
-  })();
+  };
+  // Never rejects: an unexpected error is the run's failure (a result already settled stays).
+  const exited = finish().catch((err: unknown) => {
+    signalGroup(proc.pid, "SIGKILL");
+    settle({ status: "failed", text: "", error: `subagent: ${errorMessage(err)}`, usage: usageOf(undefined), ...session() });
+  });
   return { result: settled, exited };
 }

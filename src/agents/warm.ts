@@ -34,8 +34,6 @@ export class WarmSpare {
   readonly #options: WarmSpareOptions;
   #spare: SpawnedChild | undefined;
   #closed = false;
-  /** How many spares were started (for tests and the benchmark's notes). */
-  started = 0;
 
   constructor(options: WarmSpareOptions) {
     this.#options = options;
@@ -52,7 +50,6 @@ export class WarmSpare {
     if ("error" in spawned) return;
     sendToChild(spawned.proc, encodeLine({ type: "prepare", ...this.#options.prepare }));
     this.#spare = spawned;
-    this.started++;
   }
 
   take(): SpawnedChild | undefined {
