@@ -9,8 +9,8 @@
  * agent event, then one `result` line, then cleans up and exits 0.
  * A warm child (spawned before its task is known, src/agents/warm.ts) gets
  * a `prepare` line first: it preconnects to the provider and loads its
- * client while it waits (its modules are loaded by then); EOF or `cancel`
- * before a task ends it with exit 0 and no output.
+ * client while it waits (its modules are loaded by then); EOF, `cancel` or
+ * SIGINT / SIGTERM / SIGHUP before a task end it with exit 0 and no output.
  * A `cancel` line, EOF on stdin (the parent is gone) or SIGINT / SIGTERM /
  * SIGHUP abort the run; the result is then `cancelled`. A task line that is
  * missing or invalid: a `result` with status failed naming the problem, exit 2.
@@ -133,15 +133,20 @@ export async function runSwarmChild(): Promise<number> {
   const cancel = new AbortController();
   signals.signal.addEventListener("abort", () => cancel.abort(), { once: true });
   let prepared = false;
-  const firstLine = await readParent(
-    (prepare) => {
-      prepared = true;
-      void warmUp(prepare);
-    },
-    () => cancel.abort(),
-  );
+  // A signal before the task (a spare being ended) counts as no task.
+  const signalled = new Promise<undefined>((resolve) => cancel.signal.addEventListener("abort", () => resolve(undefined), { once: true }));
+  const firstLine = await Promise.race([
+    readParent(
+      (prepare) => {
+        prepared = true;
+        void warmUp(prepare);
+      },
+      () => cancel.abort(),
+    ),
+    signalled,
+  ]);
   const parsed = firstLine === undefined ? { ok: false as const, error: "no task line on stdin" } : parseParentLine(firstLine);
-  // A warm child the parent retires (EOF or cancel before any task) leaves quietly.
+  // A warm child the parent retires (EOF, cancel or a signal before any task) leaves quietly.
   if (prepared && (firstLine === undefined || (parsed.ok && parsed.message.type === "cancel"))) {
     signals.stop();
     return 0;
