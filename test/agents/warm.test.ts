@@ -5,13 +5,14 @@
  * model begins that call); ZOT_AGENT_WARM=0 spawns a child per call; a run
  * that never calls `agent` starts no spare; a spare left idle (its call was
  * refused) is retired at exit (no orphan); a parent killed with SIGKILL
- * leaves no spare behind (it sees EOF and exits).
+ * leaves no spare behind (it sees EOF and exits); a spare that gets SIGTERM
+ * before its task exits 0 at once.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
-import { isAlive } from "../support/processes.ts";
+import { exitWithin, isAlive } from "../support/processes.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { createModeEnv, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 import { type Json, swarmChildrenOf } from "./lifecycle.ts";
@@ -145,6 +146,32 @@ test("a parent killed with SIGKILL leaves no warm spare behind", async () => {
     // Its stdin is closed with the parent: it leaves on its own.
     await waitFor(() => !isAlive(spare as number), "the spare to exit");
     expect(isAlive(spare as number)).toBe(false);
+  } finally {
+    proc.kill("SIGKILL");
+    await proc.exited;
+  }
+}, TEST_MS);
+
+/** Whether `pid` catches `signal` (its handler is installed: SigCgt in /proc/<pid>/status). */
+function catches(pid: number, signal: number): boolean {
+  try {
+    const mask = /SigCgt:\s+([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0";
+    return (BigInt(`0x${mask}`) & (1n << BigInt(signal - 1))) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
+test("a spare that gets SIGTERM before its task exits 0 at once, saying nothing (its stdin still open)", async () => {
+  const proc = Bun.spawn([await zotBinary(), "swarm-child"], { cwd: env.cwd, env: cleanEnv(env.home), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  try {
+    proc.stdin.write(`${JSON.stringify({ type: "prepare", provider: "anthropic" })}\n`);
+    await proc.stdin.flush();
+    await waitFor(() => catches(proc.pid, 15), "the spare's SIGTERM handler");
+    proc.kill("SIGTERM");
+    // Without a task it must not wait for EOF (the parent's exit guard would wait out its grace).
+    expect(await exitWithin(proc, 20_000)).toBe(0);
+    expect(await new Response(proc.stdout).text()).toBe("");
   } finally {
     proc.kill("SIGKILL");
     await proc.exited;
