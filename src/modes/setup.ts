@@ -43,10 +43,11 @@
  * `launch` records the provider zot started with and its --api-key /
  * --base-url, which belong to that provider only (model switches).
  *
- * With config.json `agents: true` the run gets the `agent` tool and a swarm
- * supervisor (src/agents, docs/agents.md; `swarm`); a swarm child
- * (`swarmChild`) never does, tags its notifications with agent_id and links
- * its session file to the parent conversation.
+ * Unless config.json has `agents: false` (or --no-tools, or a --tools list
+ * without `agent`) the run gets the `agent` tool and a swarm supervisor
+ * (src/agents, docs/agents.md; `swarm`); a swarm child (`swarmChild`) never
+ * does, tags its notifications with agent_id and links its session file to
+ * the parent conversation.
  *
  * MCP servers start beside the extensions once the trust decision for
  * ./.zot/mcp.json is in; their tools join the registry as each becomes
@@ -89,7 +90,7 @@ import type { Cleanup } from "./cleanup.ts";
 import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
-import { createRunSwarm } from "./swarm-setup.ts";
+import { createRunSwarm, wantsSwarm } from "./swarm-setup.ts";
 import { joinMcpTools, mayHaveMcpServers, startRunMcp, type RunMcp } from "./mcp-setup.ts";
 import { type ProjectTrust, type TrustChoice, runProjectTrust, trustedDiscovery } from "./project-trust.ts";
 import type { ProjectTrustStatus } from "../trust/index.ts";
@@ -119,7 +120,7 @@ export interface HeadlessRuntime {
   readonly launch: LaunchProvider;
   /** Interactive mode only: true when no provider had a key (the agent's client fails every call until /login). */
   readonly credentialMissing: boolean;
-  /** Subagents (config.json `agents: true`, not in a swarm child): the supervisor whose events a UI follows. */
+  /** Subagents (unless config.json `agents: false`; never in a swarm child): the supervisor whose events a UI follows. */
   readonly swarm: Swarm | undefined;
   /** The project-trust gate of this run (its decision also covers ./.zot/mcp.json: `includeProject()`). */
   readonly projectTrust: ProjectTrust;
@@ -346,7 +347,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     extensions = { manager, bridge };
   }
   const bridge = extensions?.bridge;
-  const swarm = child === undefined && config.agents === true ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager, trust }) : undefined;
+  const swarm = child === undefined && wantsSwarm(config, options) ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager, trust }) : undefined;
 
   const tools = await toolRegistry(options, await skillsFound);
   if (swarm !== undefined) {
@@ -378,10 +379,12 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     jailRoot: flags.jail ? cwd : undefined,
     allowInteractive: interactive,
     onEvent:
-      bridge === undefined
+      bridge === undefined && swarm === undefined
         ? input.onEvent
         : (event) => {
-            bridge.observe(event);
+            bridge?.observe(event);
+            // When to start a warm subagent; not while an extension's `agent` tool replaces ours.
+            if (swarm !== undefined && tools.get(swarm.tool.name) === swarm.tool) swarm.supervisor.observeParent(event);
             input.onEvent(event);
           },
     persistence: session.persistence,
