@@ -2,14 +2,14 @@
  * The server names in a project's ./.zot/mcp.json, for the trust dialog:
  * read cheaply (no src/mcp: names only, the file at most MAX_FILE_BYTES,
  * parsed with parseJson), the `mcpServers` object's keys in file order, at
- * most MAX_NAMES of them (the rest counted), each sanitized and cut to
- * MAX_NAME_CHARS. A file that is missing, too large, not JSON, or whose
+ * most MAX_NAMES of them (the rest counted), each as plain text (no escape
+ * sequence, colour included) cut to MAX_NAME_CHARS columns. A file that is missing, too large, not JSON, or whose
  * top level or `mcpServers` is not an object is "unreadable" (the trust
  * question is still asked: the fingerprint covers its bytes either way).
  */
 import { readFileSync, statSync } from "node:fs";
 import { MAX_JSON_DEPTH, parseJson } from "../../common/json.ts";
-import { displayText } from "../../tui/index.ts";
+import { displayText, fitWidth } from "../../tui/index.ts";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_NAMES = 10;
@@ -21,9 +21,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Plain text (no escape sequence at all, not even colour), one line, at most MAX_NAME_CHARS columns. */
 function shown(name: string): string {
-  const clean = displayText(name).replace(/\s+/g, " ");
-  return clean.length <= MAX_NAME_CHARS ? clean : `${clean.slice(0, MAX_NAME_CHARS - 1)}…`;
+  const clean = displayText(name).replace(/\x1b\[[0-9;:]*m/g, "").replace(/\s+/g, " ");
+  return fitWidth(clean, MAX_NAME_CHARS);
 }
 
 export function readMcpServerNames(file: string): McpServerNames {

@@ -67,7 +67,7 @@ export class Popup {
 
   /** A line under the list: the did-you-mean of a slash word nothing matches; while the file index builds, or when it is partial. */
   get footer(): string | undefined {
-    if (this.#kind === "/") return this.#suggestion;
+    if (this.#kind === "/") return this.#suggestion === undefined ? undefined : `  ${this.#suggestion}`;
     if (this.#kind !== "@") return undefined;
     const index = this.#files();
     if (index.state !== "ready") return "indexing files…";

@@ -23,10 +23,11 @@ test("names in file order, bounded, sanitized", () => {
   expect(names(JSON.stringify({ mcpServers: { github: {}, files: {} } }))).toBe("github, files");
   const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i}`, {}]));
   expect(names(JSON.stringify({ mcpServers: many }))).toBe("s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 … and 2 more");
-  const shown = names(JSON.stringify({ mcpServers: { ["\u001b[2Jevil\nname" + "x".repeat(100)]: {} } }));
-  expect(shown).not.toContain("\u001b[2J");
+  const shown = names(JSON.stringify({ mcpServers: { ["\u001b[2Jevil\u001b[31m\nname" + "x".repeat(100)]: {} } }));
+  expect(shown).not.toContain("\u001b");
   expect(shown).not.toContain("\n");
-  expect(shown.length).toBe(MAX_NAME_CHARS);
+  expect(shown.startsWith("evil name")).toBe(true);
+  expect(Bun.stringWidth(shown)).toBe(MAX_NAME_CHARS);
 });
 
 test("none and unreadable", () => {
