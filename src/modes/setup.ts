@@ -29,8 +29,8 @@
  *
  * The extension host is imported only when something could load: --ext
  * paths, or a non-hidden directory in ./.zot/extensions or
- * $ZOT_HOME/extensions (ext/scopes.ts; the host's own discovery then decides
- * what loads). Otherwise the run has no manager and no bridge (`extensions`
+ * $ZOT_HOME/extensions (extension-setup.ts, ext/scopes.ts; the host's own
+ * discovery then decides what loads). Otherwise the run has no manager and no bridge (`extensions`
  * is undefined), which is what both would amount to: no hooks, no tools, no
  * commands, no frames. With a manager, tools registered after startup join
  * the agent's registry and a stopped extension's tools leave it.
@@ -60,7 +60,6 @@
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
-import { resolve } from "node:path";
 import { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { CompactionObserver } from "../agent/compaction.ts";
@@ -75,7 +74,6 @@ import type { ExtensionBridge, PermissionPolicy } from "../ext/bridge.ts";
 import type { ExtensionConnection } from "../ext/connection.ts";
 import type { ExtensionUI } from "../ext/host.ts";
 import type { ExtensionManager } from "../ext/manager.ts";
-import { mayFindExtensions } from "../ext/scopes.ts";
 import type { Skill } from "../skills/index.ts";
 import {
   createClient,
@@ -83,7 +81,6 @@ import {
   missingKeyClient,
   preconnect,
   type ProviderName,
-  type ResolvedModel,
 } from "../providers/index.ts";
 import { ToolRegistry, builtinTools } from "../tools/index.ts";
 import type { Cleanup } from "./cleanup.ts";
@@ -91,6 +88,7 @@ import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
 import { createRunSwarm, wantsSwarm } from "./swarm-setup.ts";
+import { startRunExtensions } from "./extension-setup.ts";
 import { joinMcpTools, mayHaveMcpServers, startRunMcp, type RunMcp } from "./mcp-setup.ts";
 import { type ProjectTrust, type TrustChoice, runProjectTrust, trustedDiscovery } from "./project-trust.ts";
 import type { ProjectTrustStatus } from "../trust/index.ts";
@@ -177,11 +175,6 @@ export interface HeadlessSetupInput {
   readonly swarmChild?: SwarmChildSetup;
 }
 
-function reportExtensionProblems(manager: ExtensionManager, warn: (text: string) => void): void {
-  for (const error of manager.discovery?.manifestErrors ?? []) warn(`zot: warning: ${error.message}\n`);
-  for (const error of manager.loadErrors) warn(`zot: warning: ${error.message}\n`);
-}
-
 /** The built-ins and the skill tool; extension tools join in setupHeadless. */
 async function toolRegistry(options: HeadlessOptions, skills: readonly Skill[]): Promise<ToolRegistry> {
   const registry = new ToolRegistry(builtinTools({ only: options.tools.only, none: options.tools.none }));
@@ -203,33 +196,6 @@ async function discoverRunSkills(flags: MainFlags, cwd: string, paths: ZotPaths,
   });
   for (const warning of found.warnings) warn(`zot: warning: ${warning}\n`);
   return found.skills;
-}
-
-interface ExtensionStart {
-  readonly flags: MainFlags;
-  readonly cwd: string;
-  readonly paths: ZotPaths;
-  readonly resolved: ResolvedModel;
-  readonly warn: (text: string) => void;
-  readonly ui: ExtensionUI | undefined;
-  readonly config: ZotConfig;
-  readonly trust: ProjectTrust;
-}
-
-/** Imports the host, then creates the manager; start() is the caller's. */
-async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
-  const [{ ExtensionManager, extensionReadyTimeout }, { headlessExtensionUI }] = await Promise.all([import("../ext/manager.ts"), import("../ext/host.ts")]);
-  return new ExtensionManager({
-    readyTimeoutMs: extensionReadyTimeout(input.config.ext_ready_timeout_ms),
-    paths: input.paths,
-    cwd: input.cwd,
-    provider: input.resolved.provider,
-    model: input.resolved.model.id,
-    explicit: input.flags.ext.map((dir) => resolve(dir)),
-    noDiscovery: input.flags.noExt,
-    ui: input.ui ?? headlessExtensionUI((text) => input.warn(text)),
-    projectGate: (report) => input.trust.decide(report),
-  });
 }
 
 /** The confirm gate alone, for a run without an extension bridge (which otherwise applies it). */
@@ -264,38 +230,11 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   // Connection setup (DNS, TCP, TLS) overlaps the rest of the setup.
   preconnect(resolved.baseUrl);
 
-  let managerCreated: Promise<ExtensionManager> | undefined;
-  let extensionsStarted: Promise<void> = Promise.resolve();
-  /** Set once cleanup began: a startup that ends because zot is leaving reports nothing. */
-  let leaving = false;
   const interactive = input.interactive !== undefined;
   const permissions = input.interactive?.permissions;
   const trust = runProjectTrust(input, cwd, paths);
-  if (interactive || mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
-    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config, trust });
-    const started = created.then((manager) => manager.start());
-    managerCreated = created;
-    // Problems are reported once startup finished (the bound passed for a silent extension), whoever waits.
-    extensionsStarted = started.then(
-      async () => {
-        if (leaving) return;
-        const manager = await created;
-        const report = input.interactive?.onExtensionProblems;
-        if (report === undefined) reportExtensionProblems(manager, warn);
-        else report([...(manager.discovery?.manifestErrors ?? []), ...manager.loadErrors]);
-      },
-      (err: unknown) => {
-        if (!leaving) warn(`zot: warning: extensions could not start: ${errorMessage(err)}\n`);
-      },
-    );
-    cleanup.add(async () => {
-      leaving = true;
-      // Stops extensions still starting at once; no need to wait out their bound.
-      const manager = await created.catch(() => undefined);
-      await manager?.shutdown();
-      await started.catch(() => undefined);
-    });
-  }
+  const runExtensions = startRunExtensions({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config, trust, interactive: input.interactive }, cleanup);
+  const { created: managerCreated, started: extensionsStarted } = runExtensions;
 
   // MCP servers start in the background; the MCP client is imported only when a config exists or --mcp was given.
   const mcp: Promise<RunMcp | undefined> = mayHaveMcpServers(flags, cwd, paths)
@@ -417,7 +356,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     manager.joinListeners.add(joined);
     void extensionsStarted.then(() => {
       manager.joinListeners.delete(joined);
-      if (!leaving) bridge.sessionStart();
+      if (!runExtensions.leaving()) bridge.sessionStart();
     });
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
