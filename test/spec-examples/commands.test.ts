@@ -88,6 +88,12 @@ test("display, insert, notify/clear_notes, error, call_tool and the panel", asyn
   await tui.waitFor(() => !has(tui, "ship panel api"), "Esc to close the panel");
   await tui.waitFor(() => frames(dir).some((frame) => frame.type === "panel_close"), "panel_close sent to the extension");
   expect(frames(dir).find((frame) => frame.type === "panel_close")).toEqual({ type: "panel_close", panel_id: "todos-main" });
+  // Ctrl+C closes it too (and does not count toward exiting zot).
+  await demo(tui, "open_panel");
+  await tui.waitForText("□ ship panel api", "screen");
+  tui.press("ctrl+c");
+  await tui.waitFor(() => !has(tui, "ship panel api"), "Ctrl+C to close the panel");
+  await tui.waitFor(() => frames(dir).filter((frame) => frame.type === "panel_close").length === 2, "a second panel_close");
   // None of it reached the model.
   expect(env.server.requests.length).toBe(0);
 }, TEST_MS);
