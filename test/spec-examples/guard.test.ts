@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs } from "../support/temp.ts";
 import { stopAllTuis } from "../support/tui-pty.ts";
-import { createModeEnv, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { createModeEnv, parseJsonLines, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
 import { copyExample } from "./support.ts";
 
@@ -145,3 +145,21 @@ test("--no-yolo chat: tool_confirmation_requested after the interception, then t
   expect(String(after[2]?.tool_preview)).toContain("echo confirmed-run");
   expect(after[3]).toMatchObject({ tool_id: "call_echo", decision: "approved", source: "user", stage: "pre_execution" });
 }, TEST_MS);
+
+test("JSON and RPC: the assistant_message event carries the replacement text; the next request keeps the original", async () => {
+  const dir = copyExample(env.base, "guard-py", "guard");
+  env.server.enqueue({ type: "text", text: "here is your api key: sk-ant-123" });
+  const json = await env.run(["--json", "key?", "--ext", dir, ...env.providerArgs()]);
+  expect(json.code).toBe(0);
+  const message = parseJsonLines(json.stdout).find((line) => line.type === "assistant_message");
+  expect(message?.content).toEqual([{ type: "text", text: "[redacted]" }]);
+
+  env.server.enqueue({ type: "text", text: "here is your api key: sk-ant-456" }, { type: "text", text: "fine" });
+  const rpc = await env.run(["rpc", "--ext", dir, ...env.providerArgs()], {
+    stdin: '{"id":"a","type":"prompt","message":"key?"}\n{"id":"b","type":"prompt","message":"again"}\n',
+  });
+  expect(rpc.code).toBe(0);
+  const messages = parseJsonLines(rpc.stdout).filter((line) => line.type === "assistant_message");
+  expect(messages.map((line) => line.content)).toEqual([[{ type: "text", text: "[redacted]" }], [{ type: "text", text: "fine" }]]);
+  expect(requestTexts(env.server.requests[2])).toContain("sk-ant-456");
+});
