@@ -118,10 +118,27 @@ test("prompt, submit and tool_prompt reach the model as documented", async () =>
   expect(JSON.stringify(requestMessages(env.server.requests[1]))).toContain("Summarize the selected workspace.");
   const third = requestMessages(env.server.requests[2]);
   const tail = third.slice(-3);
-  // The paired call + result, then the prompt the model answers (the spec does not fix where the prompt's text sits).
-  expect(tail.map((message) => message.role)).toEqual(["assistant", "user", "user"]);
-  expect(JSON.stringify(tail[0])).toContain('"name":"skill"');
-  expect(JSON.stringify(tail[0])).toContain("developer:commit");
-  expect(JSON.stringify(tail[2])).toContain("and push");
+  // extensions.md: the prompt is submitted, the tool runs, the call + result pair is recorded, then the model turn.
+  expect(tail.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+  expect(JSON.stringify(tail[0])).toContain("and push");
+  expect(JSON.stringify(tail[1])).toContain('"name":"skill"');
+  expect(JSON.stringify(tail[1])).toContain("developer:commit");
   expect([...toolResultsSent(env.server.requests[2]).values()].join()).toContain("COMMIT SKILL BODY");
 }, TEST_MS);
+
+test("print mode: tool_prompt as the first thing in a session sends prompt, call, result (the transcript opens with the user)", async () => {
+  const dir = copyExample(env.base, "commands-py", "demo");
+  env.server.enqueue({ type: "text", text: "pushed" });
+  const result = await env.run(["-p", "/demo tool_prompt", "--ext", dir, ...env.providerArgs()]);
+  expect(result.stderr).toBe("");
+  expect(result.stdout).toBe("pushed\n");
+  const messages = requestMessages(env.server.requests[0]);
+  expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+  expect(JSON.stringify(messages[0])).toContain("and push");
+  expect(JSON.stringify(messages[1])).toContain('"name":"skill"');
+  expect(JSON.stringify(messages[2])).toContain("COMMIT SKILL BODY");
+  // The session file keeps the same order.
+  const [file] = env.sessionFiles();
+  const roles = readFileSync(file ?? "", "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>).filter((row) => row.type === "message").map((row) => (row.message as { role: string }).role);
+  expect(roles.slice(0, 3)).toEqual(["user", "assistant", "tool"]);
+});

@@ -15,6 +15,7 @@
 import { parseSlashCommand } from "../commands.ts";
 import { waitForExtensionsBriefly } from "../extension-wait.ts";
 import type { InteractiveApp } from "./app.ts";
+import type { PromptRunOptions } from "./command-types.ts";
 import { builtinCommand, runBuiltin, runExtensionCommand, unknownCommandHint } from "./commands.ts";
 import type { QueuedInput } from "./operations.ts";
 import { offerRescue } from "./rescue.ts";
@@ -77,13 +78,13 @@ export function dispatchInput(app: InteractiveApp, input: QueuedInput): void {
 }
 
 /** Runs a model prompt to its end (announced to extensions unless `announced`), then prints how it ended. */
-export async function runPrompt(app: InteractiveApp, text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
+export async function runPrompt(app: InteractiveApp, text: string, signal: AbortSignal, options: PromptRunOptions = {}): Promise<void> {
   const { agent, extensions } = app.runtime;
   app.chat.user(text, options.via);
   // Extensions still starting (a guard) get a short while to join before the model is asked.
   await waitForExtensionsBriefly(app.runtime, signal);
   if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
-  return agent.prompt(text, { signal }).then((outcome) => {
+  return agent.prompt(text, { signal, afterUserMessage: options.afterUserMessage }).then((outcome) => {
     app.chat.settle();
     if (outcome.status === "error") {
       app.chat.error(`error: ${outcome.error.message}`);
