@@ -180,3 +180,17 @@ test("docs/rpc.md: the Python example", async () => {
   expect(lines[0]).toBe("README says hi");
   expect(Object.keys(JSON.parse(lines[1]?.replaceAll("'", '"') ?? "{}") as object).sort()).toEqual(["cache_read", "cache_write", "cost_usd", "input", "output"]);
 });
+
+test("prompt with images: {mime_type, data} reaches the model as an image block", async () => {
+  // A 1x1 PNG.
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+  env.server.enqueue({ type: "text", text: "a pixel" });
+  const result = await env.run(["rpc", ...env.providerArgs()], {
+    stdin: `${JSON.stringify({ id: "i", type: "prompt", message: "what is this?", images: [{ mime_type: "image/png", data: png }] })}\n`,
+  });
+  expect(result.code).toBe(0);
+  const body = JSON.stringify(env.server.requests[0]?.body);
+  expect(body).toContain(png);
+  expect(body).toContain("image/png");
+  expect(result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string }).at(-1)).toEqual({ type: "done" });
+});
