@@ -14,6 +14,7 @@ import * as v from "valibot";
 import { settledOrAborted } from "../common/abortable-wait.ts";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { stdoutRoom } from "../common/stdout.ts";
+import { quickAccept } from "./quick-accept.ts";
 import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { charsText, parseSse, type SseEvent } from "./sse.ts";
@@ -81,13 +82,19 @@ export function eventType(json: unknown): string | undefined {
   return typeof type === "string" ? type : undefined;
 }
 
-/** Validates a parsed payload against its schema; a mismatch is ProviderError "malformed". */
+/**
+ * Validates a parsed payload against its schema; a mismatch is ProviderError
+ * "malformed". A payload the schema's quick predicate accepts (quick-accept.ts:
+ * only values valibot accepts unchanged) is returned as it is, without
+ * valibot's copy; anything else is valibot's to decide and word.
+ */
 export function validateEvent<TSchema extends v.GenericSchema>(
   label: string,
   event: SseEvent,
   schema: TSchema,
   json: unknown,
 ): v.InferOutput<TSchema> {
+  if (quickAccept(schema)(json)) return json as v.InferOutput<TSchema>;
   const result = v.safeParse(schema, json);
   if (result.success) return result.output;
   const issue = result.issues[0];

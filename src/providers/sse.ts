@@ -121,15 +121,18 @@ export async function* parseSse(
         skipLeadingLf = false;
       }
       let start = 0;
-      for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        if (code !== 10 && code !== 13) continue;
+      // Line ends are found with indexOf (native), not a character loop: the next LF and the next CR.
+      let nextLf = text.indexOf("\n");
+      let nextCr = text.indexOf("\r");
+      while (nextLf !== -1 || nextCr !== -1) {
+        const isCr = nextCr !== -1 && (nextLf === -1 || nextCr < nextLf);
+        let i = isCr ? nextCr : nextLf;
         const tail = text.slice(start, i);
         if (pendingLength + tail.length > maxLine) throw overLimit();
         const line = pending.length === 0 ? tail : pending.join("") + tail;
         pending = [];
         pendingLength = 0;
-        if (code === 13) {
+        if (isCr) {
           if (i + 1 < text.length) {
             if (text.charCodeAt(i + 1) === 10) i++;
           } else {
@@ -137,6 +140,8 @@ export async function* parseSse(
           }
         }
         start = i + 1;
+        if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf("\n", start);
+        if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf("\r", start);
         const event = builder.line(line);
         if (event) yield event;
       }
