@@ -17,7 +17,7 @@ import { stdoutRoom } from "../common/stdout.ts";
 import { quickAccept } from "./quick-accept.ts";
 import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { charsText, parseSse, type SseEvent } from "./sse.ts";
+import { charsText, SseParser, type SseEvent } from "./sse.ts";
 import {
   ProviderError,
   emptyUsage,
@@ -260,16 +260,29 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
       connectHint: options.connectHint,
       onRetry: (notice) => options.onEvent({ type: "retry", ...notice }),
     });
-    for await (const event of parseSse(response.body, { label })) {
-      response.sawEvent();
-      if (request.signal.aborted) break;
-      if (decoder.handle(event)) {
-        terminal = true;
-        break;
+    // The events of each chunk are handled in one go (SseParser: no asynchronous step per event, as parseSse has).
+    const parser = new SseParser({ label });
+    const reader = response.body.getReader();
+    try {
+      reading: for (;;) {
+        const { done, value } = await reader.read();
+        for (const event of parser.feed(done ? undefined : value)) {
+          response.sawEvent();
+          if (request.signal.aborted) break reading;
+          if (decoder.handle(event)) {
+            terminal = true;
+            break reading;
+          }
+          // Backpressure: while stdout is behind, the response is not read (the server's TCP window fills).
+          const room = stdoutRoom();
+          if (room !== undefined) await response.paused(settledOrAborted(room, request.signal));
+        }
+        if (parser.failure !== undefined) throw parser.failure;
+        if (done) break;
       }
-      // Backpressure: while stdout is behind, the response is not read (the server's TCP window fills).
-      const room = stdoutRoom();
-      if (room !== undefined) await response.paused(settledOrAborted(room, request.signal));
+    } finally {
+      // Closes the connection when zot stops early; harmless after the end.
+      await reader.cancel().catch(() => undefined);
     }
   } catch (err) {
     if (request.signal.aborted && !(err instanceof ProviderError && err.kind === "api")) {
