@@ -3,7 +3,8 @@
  * Commands are citty definitions (their usage text comes from renderUsage);
  * argv is validated strictly here before citty runs a command, because citty
  * ignores unknown flags and extra arguments. Usage problems print one
- * `zot: …` line plus a hint and exit 2; other failures are thrown as ZotErrors
+ * `zot: …` line plus a hint and exit 2 (an unknown command or flag close
+ * to a known one adds "did you mean", common/did-you-mean.ts); other failures are thrown as ZotErrors
  * for main.ts to print. Results go to stdout, prompts and hints to stderr;
  * on a terminal everything that quotes an extension (list, doctor, logs)
  * passes the terminal sanitizer (common/terminal-text.ts). stdout is
@@ -14,6 +15,7 @@
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { didYouMean } from "../common/did-you-mean.ts";
 import { UsageError } from "../common/errors.ts";
 import { stdoutInterrupted, stdoutRoom, writeStdoutText } from "../common/stdout.ts";
 import { createByteStreamSanitizer, forStdout, stdoutIsTerminal } from "../common/terminal-text.ts";
@@ -65,34 +67,51 @@ function renderTable(rows: readonly (readonly string[])[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-function listRow(entry: InstalledExtension): string[] {
+/** TRUST column: a project extension's trust state (trusted / untrusted / changed / denied); "-" where nothing is gated. */
+type TrustOf = (entry: InstalledExtension) => string;
+
+function listRow(entry: InstalledExtension, trustOf: TrustOf): string[] {
   if (entry.status === "invalid") {
     const prefix = `${entry.dir}/`;
     const message = entry.error.message.startsWith(prefix) ? entry.error.message.slice(prefix.length) : entry.error.message;
-    return [entry.dirName, "-", "-", entry.scope, entry.dir, `invalid: ${message}`];
+    return [entry.dirName, "-", "-", entry.scope, "-", entry.dir, `invalid: ${message}`];
   }
   const { manifest, enabled } = entry.loaded;
-  return [manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", entry.scope, entry.dir, manifest.description ?? ""];
+  return [manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", entry.scope, trustOf(entry), entry.dir, manifest.description ?? ""];
+}
+
+async function projectTrustColumn(scope: Scope, entries: readonly InstalledExtension[]): Promise<TrustOf> {
+  if (!entries.some((entry) => entry.scope === "project" && entry.status !== "invalid")) return () => "-";
+  const [{ currentProjectTrust }, { itemTrustState }] = await Promise.all([import("../ext/project-trust.ts"), import("../trust/state.ts")]);
+  const { status, warning } = await currentProjectTrust(scope.cwd, scope.paths);
+  if (warning !== undefined) await writeStderr(`zot: warning: ${warning}\n`);
+  const gated = new Set(status.current.items.map((item) => item.name));
+  return (entry) => {
+    if (entry.scope !== "project" || entry.status === "invalid" || !gated.has(entry.loaded.manifest.name)) return "-";
+    return itemTrustState(status, entry.loaded.manifest.name);
+  };
 }
 
 const listCommand = defineCommand({
-  meta: { name: "list", description: "list installed extensions and their state" },
+  meta: { name: "list", description: "list installed extensions, their state and (project ones) whether the project is trusted" },
   args: { cwd: cwdArg },
   async run({ args }) {
-    const entries = await listInstalled(scopeFrom(args.cwd));
+    const scope = scopeFrom(args.cwd);
+    const entries = await listInstalled(scope);
     if (entries.length === 0) {
       await writeStderr("no extensions installed\ninstall one with 'zot ext install <path|git-url>'\n");
       return 0;
     }
-    const header = ["NAME", "VERSION", "ENABLED", "SCOPE", "DIRECTORY", "DESCRIPTION"];
-    await writeStdout(renderTable([header, ...entries.map(listRow)]));
+    const header = ["NAME", "VERSION", "ENABLED", "SCOPE", "TRUST", "DIRECTORY", "DESCRIPTION"];
+    const trustOf = await projectTrustColumn(scope, entries);
+    await writeStdout(renderTable([header, ...entries.map((entry) => listRow(entry, trustOf))]));
     return 0;
   },
 });
 
 const doctorCommand = defineCommand({
-  meta: { name: "doctor", description: "diagnose load, registration and conflict issues" },
-  args: { cwd: cwdArg },
+  meta: { name: "doctor", description: "diagnose load, registration and conflict issues (an untrusted project's own extensions are not started)" },
+  args: { cwd: cwdArg, trust: { type: "boolean", description: "also start this project's own extensions when it is not trusted" } },
   async run({ args }) {
     const [{ runDoctor }, { guardProcessTree }] = await Promise.all([import("../ext/doctor.ts"), import("../common/process-tree.ts")]);
     // Doctor starts the extensions: what they leave behind ends with zot.
@@ -100,7 +119,8 @@ const doctorCommand = defineCommand({
     const scope = scopeFrom(args.cwd);
     // The report quotes extensions (names, notes, errors): sanitized on a terminal.
     const write = (text: string): void => writeStdoutText(forStdout(text));
-    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [], write });
+    const { trustedByEnv } = await import("../trust/state.ts");
+    return runDoctor({ cwd: scope.cwd, paths: scope.paths, noExt: false, explicit: [], write, trust: args.trust === true || trustedByEnv(process.env) });
   },
 });
 
@@ -269,6 +289,12 @@ const extCommand = defineCommand({
   subCommands,
 });
 
+/** The UsageError of an unknown `zot ext <name>`, with a "did you mean" when a command is close. */
+function unknownExtCommand(name: string): UsageError {
+  const hint = didYouMean(name, [...Object.keys(subCommands), ...Object.keys(ALIASES)], (candidate) => `'zot ext ${candidate}'`);
+  return new UsageError(`unknown ext command "${name}"${hint}`, { command: name });
+}
+
 function findSubcommand(name: string): CommandDef<ArgsDef> | undefined {
   const key = ALIASES[name] ?? name;
   return Object.hasOwn(subCommands, key) ? subCommands[key] : undefined;
@@ -308,7 +334,10 @@ function checkArgv(command: string, args: ArgsDef, argv: readonly string[]): Arg
       seen++;
     } else if (token.kind === "option") {
       const option = options[token.name];
-      if (!option) throw new UsageError(`unknown flag "${token.rawName}"`, { flag: token.rawName });
+      if (!option) {
+        const hint = token.rawName.startsWith("--") ? didYouMean(token.name, Object.keys(options), (name) => `--${name}`) : "";
+        throw new UsageError(`unknown flag "${token.rawName}"${hint}`, { flag: token.rawName });
+      }
       if (option.type === "boolean" && token.inlineValue) throw new UsageError(`flag "${token.rawName}" takes no value`);
       if (option.type === "string" && token.value === undefined) throw new UsageError(`flag "${token.rawName}" needs a value`);
     }
@@ -327,13 +356,13 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   if (first === "help") {
     const topic = rest[0] ?? "";
     const command = findSubcommand(topic);
-    if (!command) throw new UsageError(`unknown ext command "${topic}"`, { command: topic });
+    if (!command) throw unknownExtCommand(topic);
     await writeStdout(await usageText(command, extCommand));
     return 0;
   }
   if (first.startsWith("-")) throw new UsageError(`unknown flag "${first}"`, { flag: first });
   const command = findSubcommand(first);
-  if (!command) throw new UsageError(`unknown ext command "${first}"`, { command: first });
+  if (!command) throw unknownExtCommand(first);
   const commandArgs = (command.args ?? {}) as ArgsDef;
   if (checkArgv(first, commandArgs, rest) === "help") {
     await writeStdout(await usageText(command, extCommand));

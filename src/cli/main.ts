@@ -1,9 +1,14 @@
 /**
  * The zot entry point. Routes argv: `zot ext …` to the extension CLI,
+ * `zot mcp …` to the MCP server CLI (mcp-command.ts),
  * `zot login …` / `zot logout …` to the key store (login-command.ts),
+ * `zot upgrade …` to the self-upgrade (upgrade-command.ts),
+ * `zot trust` / `zot untrust` to the project-trust store (trust-command.ts),
  * `zot agents` to the subagent run listing and the hidden `zot swarm-child`
  * to one subagent run (src/agents), the
- * version and help flags to instant answers, everything else to a mode. Only
+ * version and help flags to instant answers (`zot rpc --help` has its own),
+ * a lone near miss of a subcommand (`zot upgade`) to a usage error,
+ * everything else to a mode. Only
  * what a route needs is imported: `zot --version` loads nothing but the
  * version (not even the output writers), and the extension host and
  * providers are never loaded for --version or --help. Every failure ends as
@@ -20,6 +25,10 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
     const { runExtCli } = await import("./ext-command.ts");
     return runExtCli(argv.slice(1));
   }
+  if (first === "mcp") {
+    const { runMcpCli } = await import("./mcp-command.ts");
+    return runMcpCli(argv.slice(1));
+  }
   if (first === "swarm-child") {
     // Hidden: a subagent run for a parent zot (src/agents, modes/swarm-child.ts).
     const { runSwarmChild } = await import("../modes/swarm-child.ts");
@@ -29,14 +38,23 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
     const { runAgentsCli } = await import("../agents/cli.ts");
     return runAgentsCli(argv.slice(1));
   }
+  if (first === "upgrade") {
+    const { runUpgradeCli } = await import("./upgrade-command.ts");
+    return runUpgradeCli(argv.slice(1));
+  }
+  if (first === "trust" || first === "untrust") {
+    const { runTrustCli } = await import("./trust-command.ts");
+    return runTrustCli(first, argv.slice(1));
+  }
   if (first === "login" || first === "logout") {
     const { runLoginCli } = await import("./login-command.ts");
     return runLoginCli(first, argv.slice(1));
   }
-  const { parseMainFlags, mainHelp, checkModes } = await import("./flags.ts");
+  const { parseMainFlags, mainHelp, rpcHelp, checkModes, checkSubcommandTypo } = await import("./flags.ts");
   const flags = parseMainFlags(first === "rpc" ? ["--rpc", ...argv.slice(1)] : argv);
+  checkSubcommandTypo(argv);
   if (flags.help) {
-    await writeAnswer(mainHelp());
+    await writeAnswer(first === "rpc" ? rpcHelp() : mainHelp());
     return 0;
   }
   if (flags.version) {

@@ -2,7 +2,8 @@
  * Where zot keeps its state ($ZOT_HOME) and the fixed layout under it.
  * Resolution order (extensions.md "Layout & discovery"): ZOT_HOME; then
  * $XDG_STATE_HOME/zot on any platform; then the platform default
- * (~/Library/Application Support/zot, %LOCALAPPDATA%\zot, ~/.local/state/zot).
+ * (~/Library/Application Support/zot, %LOCALAPPDATA%\zot — or
+ * ~\AppData\Local\zot when LOCALAPPDATA is unset or empty —, ~/.local/state/zot).
  * Pure functions of the environment: nothing is created here.
  */
 import { homedir } from "node:os";
@@ -24,7 +25,8 @@ export function resolveZotHome(input: HomeEnv = currentHomeEnv()): string {
   if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, "zot");
   if (platform === "darwin") return join(home, "Library", "Application Support", "zot");
   if (platform === "win32") {
-    const local = env.LOCALAPPDATA ?? join(home, "AppData", "Local");
+    // An empty LOCALAPPDATA counts as unset (never a relative "zot").
+    const local = env.LOCALAPPDATA || join(home, "AppData", "Local");
     return join(local, "zot");
   }
   return join(home, ".local", "state", "zot");

@@ -20,10 +20,17 @@
  *   SIGTERM / grace / SIGKILL at exit. A process that left its group
  *   (setsid) or whose group was never registered survives.
  *
+ * - Windows (no process groups, no POSIX signals: common/platform.ts):
+ *   "group" means the child and the descendants Windows records for it;
+ *   every ending signal is `taskkill /T /F`, sent only while the child is
+ *   still a running child of zot (never to an exited pid, which Windows
+ *   reuses quickly). A descendant whose parent already exited survives.
+ *
  * SIGKILL of zot itself runs no handler: its descendants survive it
  * (re-parented to the next subreaper or init).
  */
 import { becomeChildSubreaper, reapChild } from "./libc.ts";
+import { IS_WINDOWS, signalWindowsTree } from "./platform.ts";
 import { liveDescendants, pidfdTargets, procFsAvailable, stillSameProcess, zombieChildren, type ProcessIdentity } from "./proc-fs.ts";
 
 /** How long descendants get to exit after SIGTERM at zot's exit. */
@@ -112,8 +119,12 @@ function signalProcess(identity: ProcessIdentity, signal: NodeJS.Signals): void 
   }
 }
 
-/** Signals the process group `pgid`: false when it has no member left. Signal 0 only checks (zombies count as members). */
+/**
+ * Signals the process group `pgid`: false when it has no member left. Signal 0 only checks (zombies count as members).
+ * Windows: the tree of the child `pgid` while it is still zot's running child (see the contract above).
+ */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  if (IS_WINDOWS) return signalWindowsTree(pgid, signal, bunChildren.has(pgid));
   try {
     process.kill(-pgid, signal);
     return true;

@@ -7,6 +7,12 @@
  * ignored during discovery (explicit paths report them); malformed
  * manifests, disabled extensions and non-process bundles (skills-only,
  * theme-only) are reported, not loaded.
+ *
+ * With `skipProject` (an untrusted project, src/modes/project-trust.ts) the
+ * project scope's process extensions and skills / agents bundles are listed
+ * in `untrusted` and claim nothing: their names do not shadow global
+ * extensions, and none of it loads (skills and agent definitions from their
+ * manifests included). Theme-only bundles run nothing and load either way.
  */
 import { join, resolve } from "node:path";
 import type { ZotPaths } from "../common/home.ts";
@@ -34,6 +40,8 @@ export interface DiscoveryReport {
   readonly disabled: DiscoveredExtension[];
   readonly shadowed: ShadowedExtension[];
   readonly manifestErrors: ManifestError[];
+  /** Project-local extensions and bundles left out because the project is not trusted (skipProject). */
+  readonly untrusted: DiscoveredExtension[];
 }
 
 export interface DiscoveryOptions {
@@ -42,6 +50,8 @@ export interface DiscoveryOptions {
   readonly explicit: readonly string[];
   /** --no-ext: skip the two scope directories; explicit paths still load. */
   readonly noDiscovery: boolean;
+  /** Leave the project scope out (listed in `untrusted`): the project is not trusted. */
+  readonly skipProject?: boolean;
 }
 
 function scopeDirs(root: string): string[] {
@@ -70,7 +80,7 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Dis
       }
     }),
   );
-  const report: DiscoveryReport = { load: [], bundles: [], disabled: [], shadowed: [], manifestErrors: [] };
+  const report: DiscoveryReport = { load: [], bundles: [], disabled: [], shadowed: [], manifestErrors: [], untrusted: [] };
   const claimed = new Map<string, string>();
   const seenDirs = new Set<string>();
   for (const entry of loaded) {
@@ -81,6 +91,10 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Dis
       continue;
     }
     const found: DiscoveredExtension = { loaded: entry.loaded, source: entry.source };
+    if (options.skipProject === true && entry.source === "project" && entry.loaded.kind !== "theme") {
+      if (entry.loaded.enabled) report.untrusted.push(found);
+      continue;
+    }
     const name = entry.loaded.manifest.name;
     const heldBy = claimed.get(name);
     if (heldBy !== undefined) {
@@ -96,4 +110,15 @@ export async function discoverExtensions(options: DiscoveryOptions): Promise<Dis
     else report.bundles.push(found);
   }
   return report;
+}
+
+/**
+ * The project-local entries that would run or load (process extensions,
+ * skills / agents bundles, and ones shadowed only by an --ext path, so that the set does not
+ * depend on the run's --ext flags): what project trust covers.
+ */
+export function projectEntries(report: DiscoveryReport, cwd: string): DiscoveredExtension[] {
+  const projectRoot = projectExtensionsDir(cwd);
+  const byExplicit = report.shadowed.filter((entry) => entry.source === "project" && !entry.heldBy.startsWith(`${projectRoot}/`));
+  return [...report.load, ...report.bundles, ...byExplicit, ...report.untrusted].filter((entry) => entry.source === "project" && entry.loaded.kind !== "theme");
 }

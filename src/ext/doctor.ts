@@ -12,6 +12,13 @@
  * bound plus a second even when an extension never speaks. Exit code 1 when
  * anything failed to load (a rejected registration counts; a shadowed one
  * does not).
+ *
+ * Project trust: the project's own extensions are started only when the
+ * store trusts the project as it is now, or with `trust` (--trust or
+ * ZOT_TRUST=1); else
+ * they are listed as not started with their state (untrusted / changed /
+ * denied) and how to allow them. Never asks, never records. Not starting
+ * them is not a problem for the exit code.
  */
 import { loadConfig } from "../common/config.ts";
 import type { ZotPaths } from "../common/home.ts";
@@ -20,6 +27,9 @@ import { formatCount } from "./drop-log.ts";
 import type { ExtensionUI } from "./host.ts";
 import { ExtensionManager, extensionReadyTimeout } from "./manager.ts";
 import { describeRefusal } from "./registry.ts";
+import type { DiscoveredExtension, DiscoveryReport } from "./discovery.ts";
+import { currentProjectTrust } from "./project-trust.ts";
+import { itemTrustState } from "../trust/state.ts";
 
 const DOCTOR_SHUTDOWN_GRACE_MS = 500;
 const DOCTOR_KILL_GRACE_MS = 250;
@@ -30,6 +40,8 @@ export interface DoctorOptions {
   readonly explicit: readonly string[];
   readonly noExt: boolean;
   readonly write?: (text: string) => void;
+  /** --trust: start the project's own extensions even when the project is not trusted. */
+  readonly trust?: boolean;
 }
 
 const READY_LABEL = {
@@ -52,6 +64,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     extensionFailed: (extension, message) => warnings.push(`${extension} failed after loading: ${message}`),
   };
   const readyTimeoutMs = extensionReadyTimeout(loadConfig(options.paths.configFile).config.ext_ready_timeout_ms);
+  let trust: Awaited<ReturnType<typeof currentProjectTrust>> | undefined;
+  const projectGate = async (report: DiscoveryReport): Promise<boolean> => {
+    trust = await currentProjectTrust(options.cwd, options.paths, report);
+    return options.trust === true || trust.status.state === "trusted" || trust.status.state === "empty";
+  };
   const manager = new ExtensionManager({
     paths: options.paths,
     cwd: options.cwd,
@@ -63,6 +80,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     readyTimeoutMs,
     shutdownGraceMs: DOCTOR_SHUTDOWN_GRACE_MS,
     killGraceMs: DOCTOR_KILL_GRACE_MS,
+    projectGate,
   });
   const started = Date.now();
   let themeErrors: string[] = [];
@@ -70,6 +88,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     await manager.start();
     themeErrors = await themeProblems(manager);
     describe(manager, options, { elapsedMs: Date.now() - started, boundMs: readyTimeoutMs }, warnings, line);
+    describeTrust(manager.discovery?.untrusted ?? [], trust, options, line);
     if (themeErrors.length > 0) {
       line();
       line(`theme errors: ${themeErrors.length}`);
@@ -83,6 +102,21 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   line(failed > 0 ? `${failed} problem(s) found` : "no problems found");
   (options.write ?? ((text: string) => process.stdout.write(text)))(`${out.join("\n")}\n`);
   return failed > 0 ? 1 : 0;
+}
+
+/** The project's trust state and, when it was not trusted, what was not started and how to allow it. */
+function describeTrust(untrusted: readonly DiscoveredExtension[], trust: Awaited<ReturnType<typeof currentProjectTrust>> | undefined, options: DoctorOptions, line: (text?: string) => void): void {
+  if (trust === undefined) return;
+  const { status, warning } = trust;
+  line();
+  line(`project trust: ${status.state}${options.trust === true && status.state !== "trusted" ? " (started anyway: --trust or ZOT_TRUST=1)" : ""}`);
+  if (warning !== undefined) line(`  ! ${warning}`);
+  for (const entry of untrusted) {
+    const name = entry.loaded.manifest.name;
+    line(`  - ${name} (project, ${itemTrustState(status, name)}) — not started`);
+    line(`      directory: ${entry.loaded.dir}`);
+  }
+  if (untrusted.length > 0) line(`  allow with 'zot ext doctor --trust' (this run) or 'zot trust ${status.dir}' (record it)`);
 }
 
 /** Validation errors of the bundles' theme files (theme.json / themes/theme.json), each naming the file and slot. */

@@ -15,6 +15,8 @@
  * registrations once it and every extension before it in load order
  * finished). shutdown() during startup stops the extensions still starting
  * at once (one that has not said hello is killed).
+ * Project trust: with a `projectGate`, start() asks it about the full
+ * discovery before spawning anything; "no" means discoverFor(false).
  */
 import { extensionLogPath, type ZotPaths } from "../common/home.ts";
 import { ZOT_SEMVER } from "../common/version.ts";
@@ -22,7 +24,7 @@ import type { Tool } from "../tools/types.ts";
 import {
   type CloseReason, ExtensionConnection, type HostIdentity, describeCloseReason,
 } from "./connection.ts";
-import { type DiscoveryReport, discoverExtensions } from "./discovery.ts";
+import { type DiscoveryReport, discoverExtensions, projectEntries } from "./discovery.ts";
 import { ExtensionLoadError, ExtensionRequestError } from "./errors.ts";
 import { type CommandResponseFrame, HOST_CAPABILITIES, type InboundFrame, type InboundOf } from "./frames.ts";
 import { type ExtensionUI, normaliseNoteLevel } from "./host.ts";
@@ -56,6 +58,8 @@ export interface ExtensionManagerOptions {
   readonly killGraceMs?: number;
   /** Tool names of the agent's built-ins; extensions cannot take them. */
   readonly builtinTools?: readonly string[];
+  /** Whether the project-local extensions of this discovery may start (src/modes/project-trust.ts); absent: they may. */
+  readonly projectGate?: (report: DiscoveryReport) => Promise<boolean>;
 }
 
 export interface Subscription {
@@ -112,6 +116,9 @@ export class ExtensionManager {
   /** Handles `call_tool` / `call_tool_cancel` frames once an agent is attached (bridge). */
   callToolHandler: ((connection: ExtensionConnection, frame: InboundFrame) => void) | undefined;
   private discovering: Promise<DiscoveryReport> | undefined;
+  private discoveringWithoutProject: Promise<DiscoveryReport> | undefined;
+  /** Answers a pending projectGate "no" (shutdown while the question is open). */
+  private unblockGate: (() => void) | undefined;
   /** How long each extension took to finish starting (ready, auto-ready or the deadline), in ms. */
   readonly startupTimes = new Map<string, number>();
   /** The running startup's held frames and join order (join-order.ts). */
@@ -164,6 +171,14 @@ export class ExtensionManager {
     return this.discovering;
   }
 
+  /** discover() when the project is allowed, else the discovery without the project scope (memoised alike). */
+  discoverFor(projectAllowed: boolean): Promise<DiscoveryReport> {
+    if (projectAllowed) return this.discover();
+    const { cwd, paths, explicit, noDiscovery } = this.options;
+    this.discoveringWithoutProject ??= discoverExtensions({ cwd, paths, explicit, noDiscovery, skipProject: true });
+    return this.discoveringWithoutProject;
+  }
+
   /** Discovers, spawns and handshakes every extension; resolves once all are ready or the deadline passed. */
   start(): Promise<void> {
     this.stopping = false;
@@ -174,7 +189,14 @@ export class ExtensionManager {
 
   private async startAll(): Promise<void> {
     const epoch = this.epoch;
-    const report = await this.discover();
+    const full = await this.discover();
+    if (epoch !== this.epoch) return;
+    const gate = this.options.projectGate;
+    const gated = gate !== undefined && projectEntries(full, this.options.cwd).length > 0;
+    // shutdown() does not wait for an unanswered question (the trust dialog): it answers "no".
+    const allowed = gated ? await Promise.race([gate(full), new Promise<boolean>((resolve) => (this.unblockGate = () => resolve(false)))]) : true;
+    this.unblockGate = undefined;
+    const report = allowed ? full : await this.discoverFor(false);
     if (epoch !== this.epoch) return;
     this.discovery = report;
     for (const shadowed of report.shadowed) {
@@ -352,6 +374,7 @@ export class ExtensionManager {
   async shutdown(): Promise<void> {
     this.stopping = true;
     this.epoch += 1;
+    this.unblockGate?.();
     const deadline = Date.now() + (this.options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
     const connections = [...this.live.values()];
     await Promise.all(
@@ -381,6 +404,7 @@ export class ExtensionManager {
     this.failures.length = 0;
     this.startupTimes.clear();
     this.discovering = undefined;
+    this.discoveringWithoutProject = undefined;
     await this.start();
     const connections = this.connections();
     return {

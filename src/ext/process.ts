@@ -6,11 +6,15 @@
  * process group so the whole tree can be signalled. Also the signalling
  * helpers and the process-exit safety net that SIGKILLs every live group.
  * Helpers that left the group (setsid, double fork) are ended by the
- * process-tree guard (common/process-tree.ts) on Linux.
+ * process-tree guard (common/process-tree.ts) on Linux. Windows has no
+ * process groups: the extension is spawned without `detached` (which there
+ * would mean "no console") and its tree is ended with taskkill
+ * (common/platform.ts).
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
+import { ownGroupSpawnOptions } from "../common/platform.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
 import type { LoadFailure } from "./errors.ts";
 
@@ -60,7 +64,7 @@ export function spawnExtension(
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
-      detached: true,
+      ...ownGroupSpawnOptions(),
       env: process.env,
     });
     liveGroups.add(proc.pid);
@@ -82,9 +86,5 @@ export function signalProcessTree(proc: ExtensionSubprocess, signal: NodeJS.Sign
     signalGroup(proc.pid, signal);
     return;
   }
-  try {
-    process.kill(-proc.pid, signal);
-  } catch {
-    proc.kill(signal);
-  }
+  if (!signalGroup(proc.pid, signal)) proc.kill(signal);
 }

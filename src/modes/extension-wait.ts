@@ -6,28 +6,41 @@
  * `zot: waiting for extension todo (go run .)…` (its exec and args as the
  * manifest gives them). Resolves when startup finished (every extension
  * ready, failed, or past the startup bound, which reports it) or when
- * `signal` aborts; it never throws.
+ * `signal` aborts; it never throws. MCP servers still starting
+ * (runtime.mcp) are waited for as well, within their own start
+ * bound, with the same notice: `zot: waiting for mcp server srv (npx -y x)…`.
  */
 import { settledOrAborted } from "../common/abortable-wait.ts";
 import type { ExtensionConnection } from "../ext/connection.ts";
+import type { RunMcp } from "./mcp-setup.ts";
 import type { HeadlessRuntime } from "./setup.ts";
 
 export const WAIT_NOTICE_MS = 1_000;
 
 /** `exec args…` as written in the manifest; arguments with spaces (or empty) are quoted. */
 export function describeCommandLine(connection: ExtensionConnection): string {
+  return quotedWords([connection.exec, ...(connection.loaded.manifest.args ?? [])]);
+}
+
+function quotedWords(words: readonly string[]): string {
   const quote = (word: string): string => (word === "" || /\s|"/.test(word) ? JSON.stringify(word) : word);
-  return [connection.exec, ...(connection.loaded.manifest.args ?? [])].map(quote).join(" ");
+  return words.map(quote).join(" ");
 }
 
 export async function waitForExtensions(runtime: HeadlessRuntime, warn: (text: string) => void, signal: AbortSignal): Promise<void> {
   const manager = runtime.extensions?.manager;
-  if (manager === undefined) return;
+  let mcp: RunMcp | undefined;
+  const mcpStarted = runtime.mcp.then(async (servers) => {
+    mcp = servers;
+    await servers?.started;
+  });
   const notice = setTimeout(() => {
-    for (const connection of manager.starting()) warn(`zot: waiting for extension ${connection.name} (${describeCommandLine(connection)})…\n`);
+    for (const connection of manager?.starting() ?? []) warn(`zot: waiting for extension ${connection.name} (${describeCommandLine(connection)})…\n`);
+    for (const server of mcp?.manager.starting() ?? []) warn(`zot: waiting for mcp server ${server.name} (${quotedWords([server.command ?? server.url ?? "", ...(server.args ?? [])])})…\n`);
   }, WAIT_NOTICE_MS);
   try {
-    await settledOrAborted(runtime.extensionsStarted, signal);
+    // MCP servers are waited for too, within their own start bound (they report their problems themselves).
+    await settledOrAborted(Promise.all([runtime.extensionsStarted, mcpStarted]), signal);
   } finally {
     clearTimeout(notice);
   }

@@ -43,10 +43,19 @@
  * `launch` records the provider zot started with and its --api-key /
  * --base-url, which belong to that provider only (model switches).
  *
- * With config.json `agents: true` the run gets the `agent` tool and a swarm
- * supervisor (src/agents, docs/agents.md; `swarm`); a swarm child
- * (`swarmChild`) never does, tags its notifications with agent_id and links
- * its session file to the parent conversation.
+ * Unless config.json has `agents: false` (or --no-tools, or a --tools list
+ * without `agent`) the run gets the `agent` tool and a swarm supervisor
+ * (src/agents, docs/agents.md; `swarm`); a swarm child (`swarmChild`) never
+ * does, tags its notifications with agent_id and links its session file to
+ * the parent conversation.
+ *
+ * MCP servers start beside the extensions once the trust decision for
+ * ./.zot/mcp.json is in; their tools join the registry as each becomes
+ * ready (mcp-setup.ts). Project trust (project-trust.ts): the project's own
+ * extensions, and the skills and agent definitions from their manifests,
+ * load only when the gate allows them (`projectTrust`, also the decision
+ * for ./.zot/mcp.json); a swarm child takes its parent's decision
+ * (`swarmChild.projectTrust`).
  *
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
@@ -81,7 +90,10 @@ import type { Cleanup } from "./cleanup.ts";
 import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
-import { createRunSwarm } from "./swarm-setup.ts";
+import { createRunSwarm, wantsSwarm } from "./swarm-setup.ts";
+import { joinMcpTools, mayHaveMcpServers, startRunMcp, type RunMcp } from "./mcp-setup.ts";
+import { type ProjectTrust, type TrustChoice, runProjectTrust, trustedDiscovery } from "./project-trust.ts";
+import type { ProjectTrustStatus } from "../trust/index.ts";
 import type { Swarm } from "../agents/index.ts";
 
 /** The extension host of a run that has extensions to load. */
@@ -100,14 +112,18 @@ export interface HeadlessRuntime {
   readonly tools: ToolRegistry;
   /** Resolves once extension startup finished and its problems were reported (at once without a host). */
   readonly extensionsStarted: Promise<void>;
+  /** The run's MCP servers once the trust decision and the config are in (mcp-setup.ts; their `started` is what headless modes wait for); undefined without MCP config. */
+  readonly mcp: Promise<RunMcp | undefined>;
   /** The skills the skill tool knows (built-ins included; [] with --no-skill). */
   readonly skills: readonly Skill[];
   /** The provider zot started with and the --api-key / --base-url given for it (a model switch to that provider uses them). */
   readonly launch: LaunchProvider;
   /** Interactive mode only: true when no provider had a key (the agent's client fails every call until /login). */
   readonly credentialMissing: boolean;
-  /** Subagents (config.json `agents: true`, not in a swarm child): the supervisor whose events a UI follows. */
+  /** Subagents (unless config.json `agents: false`; never in a swarm child): the supervisor whose events a UI follows. */
   readonly swarm: Swarm | undefined;
+  /** The project-trust gate of this run (its decision also covers ./.zot/mcp.json: `includeProject()`). */
+  readonly projectTrust: ProjectTrust;
 }
 
 /** A swarm child's identity (modes/swarm-child.ts). */
@@ -116,6 +132,8 @@ export interface SwarmChildSetup {
   readonly parentSessionId: string;
   /** Where its session file goes; undefined = none. */
   readonly sessionsRoot: string | undefined;
+  /** The parent's project-trust decision (undefined: the child decides, headless). */
+  readonly projectTrust?: boolean;
 }
 
 export interface LaunchProvider {
@@ -134,6 +152,9 @@ export interface InteractiveSetup {
   readonly onExtensionProblems?: (errors: readonly ZotError[]) => void;
   /** No key for any provider is not an error: the run starts with a client that fails until a key is given. */
   readonly allowMissingCredential?: boolean;
+  /** The trust dialog (trust-dialog.ts) and its transcript notes, for an untrusted or changed project. */
+  readonly askTrust?: (status: ProjectTrustStatus) => Promise<TrustChoice>;
+  readonly trustNote?: (text: string) => void;
 }
 
 export interface HeadlessSetupInput {
@@ -170,10 +191,10 @@ async function toolRegistry(options: HeadlessOptions, skills: readonly Skill[]):
 }
 
 /** Skills from the built-ins, extension manifests and (--with-skills) user directories; [] with --no-skill. */
-async function discoverRunSkills(flags: MainFlags, cwd: string, paths: ZotPaths, manager: Promise<ExtensionManager> | undefined, warn: (text: string) => void): Promise<Skill[]> {
+async function discoverRunSkills(flags: MainFlags, cwd: string, paths: ZotPaths, manager: Promise<ExtensionManager> | undefined, trust: ProjectTrust, warn: (text: string) => void): Promise<Skill[]> {
   if (flags.noSkill) return [];
   const { discoverSkills, extensionSkillSources } = await import("../skills/index.ts");
-  const report = manager === undefined ? undefined : await (await manager).discover();
+  const report = manager === undefined ? undefined : await trustedDiscovery(await manager, trust);
   const found = await discoverSkills({
     cwd,
     paths,
@@ -192,6 +213,7 @@ interface ExtensionStart {
   readonly warn: (text: string) => void;
   readonly ui: ExtensionUI | undefined;
   readonly config: ZotConfig;
+  readonly trust: ProjectTrust;
 }
 
 /** Imports the host, then creates the manager; start() is the caller's. */
@@ -206,6 +228,7 @@ async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
     explicit: input.flags.ext.map((dir) => resolve(dir)),
     noDiscovery: input.flags.noExt,
     ui: input.ui ?? headlessExtensionUI((text) => input.warn(text)),
+    projectGate: (report) => input.trust.decide(report),
   });
 }
 
@@ -247,8 +270,9 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   let leaving = false;
   const interactive = input.interactive !== undefined;
   const permissions = input.interactive?.permissions;
+  const trust = runProjectTrust(input, cwd, paths);
   if (interactive || mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
-    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config });
+    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config, trust });
     const started = created.then((manager) => manager.start());
     managerCreated = created;
     // Problems are reported once startup finished (the bound passed for a silent extension), whoever waits.
@@ -273,7 +297,12 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
   }
 
-  const skillsFound = discoverRunSkills(flags, cwd, paths, managerCreated, warn);
+  // MCP servers start in the background; the MCP client is imported only when a config exists or --mcp was given.
+  const mcp: Promise<RunMcp | undefined> = mayHaveMcpServers(flags, cwd, paths)
+    ? startRunMcp({ flags, cwd, paths, warn, includeProject: () => trust.includeProject() }, cleanup).catch((err: unknown) => void warn(`zot: warning: mcp servers could not start: ${errorMessage(err)}\n`))
+    : Promise.resolve(undefined);
+
+  const skillsFound = discoverRunSkills(flags, cwd, paths, managerCreated, trust, warn);
   const systemPrompt = skillsFound.then(async (skills) => {
     const addendum = skills.length > 0 ? (await import("../skills/index.ts")).skillsPromptAddendum(skills) : "";
     return buildSystemPrompt({
@@ -318,7 +347,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     extensions = { manager, bridge };
   }
   const bridge = extensions?.bridge;
-  const swarm = child === undefined && config.agents === true ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager }) : undefined;
+  const swarm = child === undefined && wantsSwarm(config, options) ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager, trust }) : undefined;
 
   const tools = await toolRegistry(options, await skillsFound);
   if (swarm !== undefined) {
@@ -333,6 +362,8 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     manager.toolListeners.add((tool) => tools.register(manager.toolFor(tool, { allowInteractive: interactive })));
     manager.closeListeners.add((extension) => tools.unregisterExtension(extension));
   }
+  // Not awaited: in the chat screen the trust decision may wait for its dialog. The join is one synchronous step whenever it comes.
+  void mcp.then((servers) => servers !== undefined && joinMcpTools(servers, tools, warn));
   const agent = AgentSession.create({
     client: missing
       ? missingKeyClient(resolved.provider)
@@ -348,10 +379,12 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     jailRoot: flags.jail ? cwd : undefined,
     allowInteractive: interactive,
     onEvent:
-      bridge === undefined
+      bridge === undefined && swarm === undefined
         ? input.onEvent
         : (event) => {
-            bridge.observe(event);
+            bridge?.observe(event);
+            // When to start a warm subagent; not while an extension's `agent` tool replaces ours.
+            if (swarm !== undefined && tools.get(swarm.tool.name) === swarm.tool) swarm.supervisor.observeParent(event);
             input.onEvent(event);
           },
     persistence: session.persistence,
@@ -389,5 +422,5 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
-  return { cwd, agent, extensions, session, tools, extensionsStarted, launch, credentialMissing: missing, skills: await skillsFound, swarm };
+  return { cwd, agent, extensions, session, tools, extensionsStarted, mcp, launch, credentialMissing: missing, skills: await skillsFound, swarm, projectTrust: trust };
 }

@@ -11,10 +11,13 @@
  * keep the pipe open are not waited for beyond a short drain window. The
  * shell is registered with common/process-tree.ts: its exit status stays
  * Bun's, and its group (and on Linux everything it leaves behind, setsid
- * jobs included) is ended when zot exits.
+ * jobs included) is ended when zot exits. On Windows there is no group:
+ * "the group" is the shell's process tree, ended with taskkill /T /F
+ * (common/platform.ts), and SIGTERM is as final as SIGKILL.
  */
 import { errorMessage } from "../common/errors.ts";
 import { settledOrAborted } from "../common/abortable-wait.ts";
+import { ownGroupSpawnOptions } from "../common/platform.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
 import { stdoutRoom } from "../common/stdout.ts";
 import { TailCapture, type CapturedOutput } from "./bash-output.ts";
@@ -35,6 +38,8 @@ export interface ShellRun {
   readonly timeoutSeconds: number;
   readonly spillDir: string;
   readonly onProgress: (text: string) => void;
+  /** Windows: pass the argv to the program as written (cmd.exe parses its own command line). */
+  readonly verbatimArguments?: boolean;
 }
 
 export interface ShellEnd {
@@ -73,7 +78,11 @@ export async function runShell(run: ShellRun): Promise<ShellEnd | { readonly spa
   const started = performance.now();
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
-    proc = Bun.spawn([...run.argv], { cwd: run.cwd, env: run.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    proc = Bun.spawn([...run.argv], {
+      cwd: run.cwd, env: run.env, stdin: "ignore", stdout: "pipe", stderr: "pipe",
+      ...ownGroupSpawnOptions(),
+      ...(run.verbatimArguments ? { windowsVerbatimArguments: true } : {}),
+    });
   } catch (err) {
     return { spawnError: errorMessage(err) };
   }

@@ -1,5 +1,6 @@
 /**
- * The `bash` tool: runs `/bin/sh -c <command>` in ctx.cwd (bash-run.ts:
+ * The `bash` tool: runs `/bin/sh -c <command>` in ctx.cwd (on Windows Git
+ * Bash, else `cmd.exe /d /s /c`: common/platform.ts shellInvocation; bash-run.ts:
  * own process group, stdin closed, stdout and stderr merged in order,
  * bounded memory, live output to ctx.onProgress, SIGTERM then SIGKILL on
  * abort or timeout). Under --jail (ctx.jailRoot) the command runs inside an
@@ -19,6 +20,7 @@
  * timeout ("timed_out") or abort ("cancelled") is an error outcome.
  */
 import * as v from "valibot";
+import { shellFor, shellInvocation } from "../common/platform.ts";
 import { canonicalJailRoot, canonicalPath, isWithin } from "./paths.ts";
 import { runShell, type ShellEnd } from "./bash-run.ts";
 import { defaultSpillDir, MAX_SPILL_BYTES, scheduleSpillSweep } from "./bash-spill.ts";
@@ -27,9 +29,6 @@ import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, parseToolArgs
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome, type ToolStatus } from "./types.ts";
 
 export { KILL_GRACE_MS } from "./bash-run.ts";
-
-/** Merges stderr into stdout inside the shell, so syntax errors of the command are captured too. */
-const MERGING_WRAPPER = 'exec 2>&1; exec /bin/sh -c "$1"';
 
 const BashArgs = v.object({
   command: v.pipe(
@@ -104,7 +103,8 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
   if (ctx.signal.aborted) return textOutcome(`$ ${command}\n\n[cancelled before start]`, true, { status: "cancelled" });
   const spillDir = options.spillDir ?? defaultSpillDir();
 
-  const shellArgv = ["/bin/sh", "-c", MERGING_WRAPPER, "zot-bash", command];
+  // POSIX: /bin/sh -c 'exec 2>&1; exec /bin/sh -c "$1"' zot-bash <command> (stderr merged inside the shell).
+  const { argv: shellArgv, shell } = shellInvocation(command);
   const plan = ctx.jailRoot === undefined ? undefined : await jailPlan(ctx, ctx.jailRoot, shellArgv, spillDir);
   if (plan !== undefined && !plan.ok) return blocked(plan.message, command);
 
@@ -118,12 +118,13 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
       timeoutSeconds,
       spillDir,
       onProgress: ctx.onProgress,
+      verbatimArguments: plan === undefined && shell.verbatim,
     });
   } finally {
     await plan?.cleanup().catch(() => undefined);
   }
   if ("spawnError" in end) {
-    const what = plan === undefined ? "/bin/sh" : plan.argv[0];
+    const what = plan === undefined ? shell.argv[0] : plan.argv[0];
     return textOutcome(`bash: could not start ${what} in ${ctx.cwd}: ${end.spawnError}`, true);
   }
   const setupFailure = plan !== undefined && end.exitCode !== 0 ? plan.setupFailure(end.stderrHead) : undefined;
@@ -154,7 +155,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
   scheduleSpillSweep(options.spillDir);
   return {
     name: "bash",
-    description: "Run a shell command (/bin/sh -c). stdout and stderr are merged.",
+    description: `Run a shell command (${shellFor().description}). stdout and stderr are merged.`,
     schema: {
       type: "object",
       properties: {

@@ -50,6 +50,14 @@ export class ToolRegistry {
     return [...this.tools.values()];
   }
 
+  /** Removes one tool that is not a built-in (an MCP server's tool that left); false when absent. */
+  unregister(name: string): boolean {
+    const tool = this.tools.get(name);
+    if (tool === undefined || RESERVED_NAMES.has(name)) return false;
+    this.activated.delete(name);
+    return this.tools.delete(name);
+  }
+
   /** Removes every tool the extension registered; returns their names. */
   unregisterExtension(extName: string): string[] {
     const removed: string[] = [];

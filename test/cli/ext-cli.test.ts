@@ -92,9 +92,10 @@ describe("zot ext lifecycle", () => {
     expect(listed.code).toBe(0);
     const rows = listed.stdout.trimEnd().split("\n").map((line) => line.split(/\s{2,}/));
     expect(rows).toEqual([
-      ["NAME", "VERSION", "ENABLED", "SCOPE", "DIRECTORY", "DESCRIPTION"],
-      ["todo", "-", "yes", "project", projectDir, "track todos"],
-      ["hello", "1.2.3", "yes", "global", join(globalRoot, "hello"), "says hello"],
+      ["NAME", "VERSION", "ENABLED", "SCOPE", "TRUST", "DIRECTORY", "DESCRIPTION"],
+      // A project extension shows its project's trust state; global ones are never gated.
+      ["todo", "-", "yes", "project", "untrusted", projectDir, "track todos"],
+      ["hello", "1.2.3", "yes", "global", "-", join(globalRoot, "hello"), "says hello"],
     ]);
 
     const disabled = await ext(["disable", "zot-todo"]);
@@ -152,7 +153,7 @@ describe("zot ext lifecycle", () => {
     writeExtension(join(home, "extensions", "broken"), '{"name": "broken"}');
     const listed = await ext(["list"]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^broken\s+-\s+-\s+global\s+\S+\s+invalid: extension\.json: field "exec"/m);
+    expect(listed.stdout).toMatch(/^broken\s+-\s+-\s+global\s+-\s+\S+\s+invalid: extension\.json: field "exec"/m);
   });
 
   test("an ambiguous name lists the matches, exits 1 and changes nothing", async () => {

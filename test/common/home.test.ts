@@ -17,6 +17,8 @@ describe("$ZOT_HOME resolution", () => {
     expect(resolveZotHome({ env: {}, platform: "darwin", home })).toBe("/home/pat/Library/Application Support/zot");
     expect(resolveZotHome({ env: {}, platform: "linux", home })).toBe("/home/pat/.local/state/zot");
     expect(resolveZotHome({ env: { LOCALAPPDATA: "/appdata" }, platform: "win32", home })).toBe("/appdata/zot");
+    expect(resolveZotHome({ env: {}, platform: "win32", home })).toBe("/home/pat/AppData/Local/zot");
+    expect(resolveZotHome({ env: { LOCALAPPDATA: "" }, platform: "win32", home })).toBe("/home/pat/AppData/Local/zot");
   });
   test("logs/ and extensions/ live under it", () => {
     const paths = zotPaths("/z");

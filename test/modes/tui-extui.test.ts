@@ -294,7 +294,8 @@ describe("/reload-ext", () => {
   test("failures stay in the chat until a clean reload; the status goes after 5 s; tools and the prompt chain are rebuilt; the session goes on", async () => {
     const broken = brokenExtension();
     env.server.enqueue({ type: "text", text: "first answer" }, { type: "text", text: "second answer" });
-    const tui = await startChat(env, { args: ["--ext", notesDir] });
+    // The project-local "broken" extension starts only in a trusted project (issue 15): trusted for this run.
+    const tui = await startChat(env, { args: ["--ext", notesDir, "--trust"] });
     await tui.waitForText("extension load errors", "screen");
     await tui.waitForText('extension "broken" failed to load: exited before hello (exit status 3)', "screen");
     // The multi-line message keeps its line breaks.
@@ -351,7 +352,7 @@ describe("/reload-ext", () => {
 
   test("/clear removes the failures from the chat", async () => {
     brokenExtension();
-    const tui = await startChat(env);
+    const tui = await startChat(env, { env: { ZOT_TRUST: "1" } });
     await tui.waitForText("extension load errors", "screen");
     await run(tui, "/clear");
     await tui.waitForText("conversation cleared", "screen");

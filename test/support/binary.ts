@@ -58,7 +58,7 @@ export interface RunOptions {
   readonly home?: string;
 }
 
-/** A clean environment: PATH and HOME kept, provider keys dropped. */
+/** A clean environment: PATH and HOME kept, provider keys dropped, the chat screen's update check off. */
 export function cleanEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of ["PATH", "HOME", "TMPDIR", "LANG", "TERM"]) {
@@ -69,6 +69,8 @@ export function cleanEnv(home: string, extra: Record<string, string | undefined>
   const bunDir = process.execPath.slice(0, process.execPath.lastIndexOf("/"));
   env.PATH = `${bunDir}:${process.env.PATH ?? "/usr/bin:/bin"}`;
   env.ZOT_HOME = home;
+  // The chat screen's background update check never reaches out from a test (test/upgrade/ turns it back on).
+  env.ZOT_NO_UPDATE_CHECK = "1";
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;

@@ -79,4 +79,14 @@ describe("ToolRegistry", () => {
     // Built-ins that do not yield still win.
     expect(registry.register(fakeTool("bash", { extension: "theirs" }))).toBe(false);
   });
+
+  test("unregister removes one non-built-in tool by name (an MCP tool that left) and never a built-in", () => {
+    const registry = new ToolRegistry(builtinTools({}));
+    expect(registry.register(fakeTool("srv__echo"))).toBe(true);
+    expect(registry.unregister("srv__echo")).toBe(true);
+    expect(registry.has("srv__echo")).toBe(false);
+    expect(registry.unregister("srv__echo")).toBe(false);
+    expect(registry.unregister("bash")).toBe(false);
+    expect(registry.has("bash")).toBe(true);
+  });
 });

@@ -10,8 +10,11 @@
  * into scrollback first (replay.ts). Extensions start in the background: the
  * screen paints and takes input at once, the status bar says which are still
  * loading or failed, and their tools and commands join as each becomes
- * ready. A positional prompt pre-fills the editor; it is not sent. Without
- * any API key the screen starts anyway and opens the login dialog.
+ * ready; an untrusted project's own extensions wait for the trust dialog
+ * (trust-dialog.ts). A positional prompt pre-fills the editor; it is not sent. Without
+ * any API key the screen starts anyway and opens the login dialog. Once the
+ * screen is up, a background update check may add one "zot X is available"
+ * line (upgrade/update-check.ts; never in CI or with ZOT_NO_UPDATE_CHECK=1).
  *
  * Exit: /exit, Ctrl+D, Ctrl+C twice → 0; SIGTERM / SIGHUP / SIGINT → 143 /
  * 129 / 130. Either way the running turn is aborted, the live region erased,
@@ -24,7 +27,7 @@ import type { AgentEvent } from "../../agent/events.ts";
 import { gateForMode } from "../../agent/permissions.ts";
 import { errorMessage } from "../../common/errors.ts";
 import { zotPaths } from "../../common/home.ts";
-import { ZOT_SEMVER } from "../../common/version.ts";
+import { ZOT_SEMVER, ZOT_VERSION } from "../../common/version.ts";
 import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
 import { processTerminal, Renderer, type Key, type TerminalOutput } from "../../tui/index.ts";
@@ -44,6 +47,7 @@ import { runLogin } from "./login-dialog.ts";
 import { replayConversation } from "./replay.ts";
 import { openSessionsPicker } from "./sessions-dialog.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
+import { TrustPrompt } from "./trust-dialog.ts";
 import { queueStderr } from "../../common/stderr.ts";
 
 export { colorEnabled } from "../../themes/index.ts";
@@ -67,6 +71,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   const themes = new ThemeState();
   const theme = themes.theme;
   const extensionUI = new DeferredExtensionUI();
+  const trustPrompt = new TrustPrompt();
   const cleanup = new Cleanup();
   const setupAbort = new AbortController();
   let app: InteractiveApp | undefined;
@@ -109,6 +114,8 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
           compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
           onExtensionProblems: (errors) => extensionUI.loadProblems(errors),
           allowMissingCredential: true,
+          askTrust: trustPrompt.ask,
+          trustNote: trustPrompt.note,
         },
       },
       cleanup,
@@ -138,9 +145,11 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
     confirmer = started.confirmer;
     warn = (text) => started.chat.warn(text.replace(/\n$/, ""));
     printBanner(started, flags.noYolo);
+    showUpdateNotice(started, paths.home);
     for (const line of themeWarnings) started.chat.warn(line);
     for (const event of early.splice(0)) started.agentEvent(event);
     extensionUI.attach(started);
+    trustPrompt.attach(started);
     if (flags.prompt.trim() !== "") started.editor.setText(flags.prompt);
     const output = themes.colors ? tty : withoutColour(tty);
     const stats = instrumentRenderer(output, started);
@@ -180,6 +189,20 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
   }
   if (failure !== undefined) throw failure;
   return code;
+}
+
+/** "zot X is available" (upgrade/update-check.ts: off in CI and with ZOT_NO_UPDATE_CHECK=1), in the background: never delays the screen. */
+function showUpdateNotice(app: InteractiveApp, zotHome: string): void {
+  void import("../../upgrade/update-check.ts")
+    .then(({ updateNotice }) => updateNotice({ env: process.env, zotHome, currentVersion: ZOT_SEMVER, fromSource: ZOT_VERSION.endsWith("-dev") }))
+    .then(
+      (notice) => {
+        if (notice === undefined || app.exiting) return;
+        app.chat.info(notice);
+        app.frame();
+      },
+      () => undefined,
+    );
 }
 
 function printBanner(app: InteractiveApp, noYolo: boolean): void {

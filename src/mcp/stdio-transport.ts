@@ -1,0 +1,269 @@
+/**
+ * The stdio McpTransport: one MCP server as a child process speaking
+ * newline-delimited JSON-RPC on stdin/stdout (MCP "stdio" transport).
+ * Spawned like an extension: its own process group (the whole tree is
+ * signalled and reaped; the process-tree guard ends helpers that left the
+ * group; Windows: no group, the tree is ended with taskkill, as
+ * common/platform.ts does for extensions), env = zot's environment with the configured `env` merged over it,
+ * cwd = the configured one (else zot's working directory; one that is not a
+ * directory, or a command not found, fails start() naming it). Its stdout is
+ * split by the extension host's LF line reader with a cap of
+ * MAX_MESSAGE_BYTES per line (a longer line ends the connection: the server
+ * is stopped); each line is parsed with parseJson's depth bound; a line that
+ * is not a JSON object is noted in the log and dropped. Its stderr is copied
+ * into $ZOT_HOME/logs/mcp-<name>.log (0600, 1 MiB with one rotated `.1`
+ * generation, the extension logs' writer). `onClose` fires once, when the
+ * process exits (with its exit code or signal in the reason) or its stdout
+ * ends. `close()` closes stdin, waits CLOSE_GRACE_MS for an exit, then
+ * SIGTERMs and finally SIGKILLs the group; it is idempotent. Imports from
+ * src/ext only the two leaf helpers (line-reader.ts, log-file.ts), which
+ * depend on src/common alone.
+ */
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { Subprocess } from "bun";
+import { ZotError, errorMessage } from "../common/errors.ts";
+import { describeJsonProblem, parseJson } from "../common/json.ts";
+import { ownGroupSpawnOptions } from "../common/platform.ts";
+import { signalGroup, trackSpawned } from "../common/process-tree.ts";
+import { LineReader } from "../ext/line-reader.ts";
+import { type LogFile, logFileFor } from "../ext/log-file.ts";
+import type { JsonRpcMessage, McpTransport } from "./transport.ts";
+
+/** Longest line (one JSON-RPC message) accepted from a server's stdout. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** After stdin closes, how long a server may take to exit before SIGTERM (and again before SIGKILL). */
+export const CLOSE_GRACE_MS = 500;
+const STDERR_HIGH_WATER_BYTES = 256 * 1024;
+
+export interface StdioServerOptions {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  readonly logPath: string;
+}
+
+type ServerProcess = Subprocess<"pipe", "pipe", "pipe">;
+
+const liveGroups = new Set<number>();
+let safetyNetInstalled = false;
+
+function installSafetyNet(): void {
+  if (safetyNetInstalled) return;
+  safetyNetInstalled = true;
+  process.on("exit", () => {
+    for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
+  });
+}
+
+function resolveCommand(command: string, cwd: string, path: string | undefined): string | undefined {
+  if (isAbsolute(command)) return existsSync(command) ? command : undefined;
+  if (command.includes("/")) {
+    const full = join(cwd, command);
+    return existsSync(full) ? full : undefined;
+  }
+  return Bun.which(command, path === undefined ? {} : { PATH: path }) ?? undefined;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function exitDescription(proc: ServerProcess): string {
+  if (proc.signalCode !== null) return `killed by ${proc.signalCode}`;
+  return `exited with code ${proc.exitCode ?? "?"}`;
+}
+
+export class StdioTransport implements McpTransport {
+  readonly #options: StdioServerOptions;
+  readonly #log: LogFile;
+  #proc: ServerProcess | undefined;
+  #messageHandler: (message: JsonRpcMessage) => void = () => undefined;
+  #closeHandler: (reason: string) => void = () => undefined;
+  #closeReported = false;
+  #closing: Promise<void> | undefined;
+  #writeChain: Promise<void> = Promise.resolve();
+
+  constructor(options: StdioServerOptions) {
+    this.#options = options;
+    this.#log = logFileFor(options.logPath);
+  }
+
+  get pid(): number | undefined {
+    return this.#proc?.pid;
+  }
+
+  note(text: string): void {
+    this.#log.appendNote(`[zot] ${text}\n`);
+  }
+
+  onMessage(handler: (message: JsonRpcMessage) => void): void {
+    this.#messageHandler = handler;
+  }
+
+  onClose(handler: (reason: string) => void): void {
+    this.#closeHandler = handler;
+  }
+
+  async start(): Promise<void> {
+    const { name, command, args, cwd } = this.#options;
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+    Object.assign(env, this.#options.env);
+    if (!isDirectory(cwd)) throw new ZotError("mcp_spawn_failed", `mcp server ${name}: "cwd" ${cwd} is not a directory`, { server: name, cwd });
+    const resolved = resolveCommand(command, cwd, env.PATH);
+    if (resolved === undefined) throw new ZotError("mcp_spawn_failed", `mcp server ${name}: command "${command}" was not found`, { server: name, command });
+    installSafetyNet();
+    this.#log.appendNote(`\n[zot] starting mcp server ${name} (${[command, ...args].join(" ")}) at ${new Date().toISOString()}\n`);
+    let proc: ServerProcess;
+    try {
+      proc = Bun.spawn([resolved, ...args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", ...ownGroupSpawnOptions() });
+    } catch (err) {
+      throw new ZotError("mcp_spawn_failed", `mcp server ${name} could not start: ${errorMessage(err)}`, { server: name, command });
+    }
+    this.#proc = proc;
+    liveGroups.add(proc.pid);
+    trackSpawned(proc, { ownGroup: true });
+    void proc.exited.then(() => {
+      signalGroup(proc.pid, "SIGKILL");
+      liveGroups.delete(proc.pid);
+      this.#log.appendNote(`[zot] mcp server ${name} ${exitDescription(proc)}\n`);
+      this.#reportClose(exitDescription(proc));
+    });
+    void this.#pipeStderr(proc.stderr);
+    void this.#readStdout(proc);
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    const proc = this.#proc;
+    if (proc === undefined || this.#closeReported) return Promise.reject(new ZotError("mcp_not_running", `mcp server ${this.#options.name} is not running`, { server: this.#options.name }));
+    const line = `${JSON.stringify(message)}\n`;
+    // One write at a time, in order; a broken pipe rejects this send only.
+    const write = this.#writeChain.then(async () => {
+      proc.stdin.write(line);
+      await proc.stdin.flush();
+    });
+    this.#writeChain = write.catch(() => undefined);
+    return write;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#stop();
+    return this.#closing;
+  }
+
+  async #stop(): Promise<void> {
+    const proc = this.#proc;
+    if (proc === undefined) return;
+    if (proc.exitCode === null && proc.signalCode === null) {
+      // Queued messages (a notifications/cancelled) go first, then EOF; a server that stopped
+      // reading could keep both waiting on a full pipe, so the whole grace is one bound.
+      const deadline = performance.now() + CLOSE_GRACE_MS;
+      const ended = this.#writeChain.then(() => proc.stdin.end()).catch(() => undefined);
+      await Promise.race([ended, exitedWithin(proc, CLOSE_GRACE_MS)]);
+      if (!(await exitedWithin(proc, Math.max(0, deadline - performance.now())))) {
+        signalGroup(proc.pid, "SIGTERM");
+        if (!(await exitedWithin(proc, CLOSE_GRACE_MS))) signalGroup(proc.pid, "SIGKILL");
+        await exitedWithin(proc, CLOSE_GRACE_MS);
+      }
+    }
+    signalGroup(proc.pid, "SIGKILL");
+    this.#reportClose("closed by zot");
+  }
+
+  #reportClose(reason: string): void {
+    if (this.#closeReported) return;
+    this.#closeReported = true;
+    try {
+      this.#closeHandler(reason);
+    } catch {
+      // a close handler's failure must not take the transport down
+    }
+  }
+
+  async #readStdout(proc: ServerProcess): Promise<void> {
+    let overflowed = false;
+    const reader = new LineReader(
+      {
+        line: (text) => this.#line(text),
+        overflow: (bytes) => {
+          overflowed = true;
+          this.note(`a message of more than ${bytes} bytes exceeds the limit of ${MAX_MESSAGE_BYTES}; stopping the server`);
+        },
+      },
+      MAX_MESSAGE_BYTES,
+    );
+    const stream = proc.stdout.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await stream.read();
+        if (done) break;
+        reader.push(value);
+        if (overflowed) break;
+      }
+      reader.end();
+    } catch {
+      // the pipe broke
+    } finally {
+      stream.releaseLock();
+    }
+    if (overflowed) {
+      this.#reportClose(`sent a message larger than ${MAX_MESSAGE_BYTES} bytes`);
+      void this.close();
+      return;
+    }
+    // stdout ended: the exit (with its code) usually follows at once.
+    if (!(await exitedWithin(proc, CLOSE_GRACE_MS))) {
+      this.#reportClose("closed its stdout");
+      void this.close();
+    }
+  }
+
+  #line(text: string): void {
+    if (text.trim() === "") return;
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      this.note(`dropped a line that is not JSON (${describeJsonProblem(parsed.problem)}): ${text.slice(0, 200)}`);
+      return;
+    }
+    const value = parsed.value;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      this.note(`dropped a line that is not a JSON-RPC object: ${text.slice(0, 200)}`);
+      return;
+    }
+    this.#messageHandler(value as JsonRpcMessage);
+  }
+
+  async #pipeStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        this.#log.appendBytes(value);
+        if (this.#log.pendingBytes >= STDERR_HIGH_WATER_BYTES) await this.#log.whenBelow(STDERR_HIGH_WATER_BYTES);
+      }
+    } catch {
+      // the pipe broke
+    } finally {
+      reader.releaseLock();
+    }
+  }
+}
+
+async function exitedWithin(proc: ServerProcess, ms: number): Promise<boolean> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const result = await Promise.race([proc.exited.then(() => true as const), timeout]);
+  clearTimeout(timer);
+  return result;
+}
