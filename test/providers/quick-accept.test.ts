@@ -6,12 +6,15 @@
  * predicate accepts, valibot accepts too and its output equals the input; the
  * common well-formed events are accepted (the shortcut is not dead); schemas
  * it does not know (pipes, defaults, unions) never shortcut. Through the
- * providers, malformed events keep valibot's error texts (faults.test.ts and
- * the dialect tests).
+ * clients, an event the schema refuses fails with the text valibot gave
+ * before the shortcut existed (field path and message, pinned here).
  */
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
+import { createClient } from "../../src/providers/index.ts";
+import { ProviderError } from "../../src/providers/types.ts";
 import { quickAccept } from "../../src/providers/quick-accept.ts";
+import { request, testModel, userText } from "./helpers.ts";
 import { seededRandom } from "../support/random.ts";
 
 const Usage = v.looseObject({ input_tokens: v.nullish(v.number()), output_tokens: v.nullish(v.number()) });
@@ -128,5 +131,44 @@ describe("quickAccept", () => {
     const schema = v.looseObject({ toString: v.optional(v.string()) });
     expect(quickAccept(schema)({})).toBe(false);
     expect(v.safeParse(schema, {}).success).toBe(false);
+  });
+});
+
+describe("through the clients", () => {
+  test("an event the schema refuses fails with valibot's own words, field included (as before the shortcut)", async () => {
+    const streams: Record<string, { provider: "anthropic" | "openai"; body: string; message: string }> = {
+      delta: {
+        provider: "anthropic",
+        body: 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":1}}}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","index":"x","delta":{"type":"text_delta","text":"a"}}\n\n',
+        message: 'anthropic: unexpected content_block_delta event (field "index"): Invalid type: Expected number but received "x"',
+      },
+      start: {
+        provider: "anthropic",
+        body: 'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":7}}\n\n',
+        message: 'anthropic: unexpected content_block_start event (field "content_block.text"): Invalid type: Expected string but received 7',
+      },
+      chunk: {
+        provider: "openai",
+        body: 'data: {"choices":[{"delta":{"content":5},"finish_reason":null}]}\n\n',
+        message: 'openai: unexpected message event (field "choices.0.delta.content"): Invalid type: Expected string but received 5',
+      },
+    };
+    let current = "";
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(streams[current]?.body, { headers: { "content-type": "text/event-stream" } }) });
+    try {
+      for (const [name, stream] of Object.entries(streams)) {
+        current = name;
+        const client = createClient({ provider: stream.provider, apiKey: "k", baseUrl: `http://127.0.0.1:${server.port}`, retry: { maxRetries: 0 } });
+        const failure = await client.stream(request(testModel(), [userText("hi")]), () => {}).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(failure).toBeInstanceOf(ProviderError);
+        expect((failure as ProviderError).kind).toBe("malformed");
+        expect((failure as ProviderError).message).toBe(stream.message);
+      }
+    } finally {
+      await server.stop(true);
+    }
   });
 });
