@@ -18,7 +18,7 @@
  * Text past MAX_RESULT_TEXT_CHARS in all is cut with a note.
  */
 import * as v from "valibot";
-import { MAX_TOOL_DESCRIPTION_CHARS, checkToolSchema, definitionBytes } from "../ext/registration-rules.ts";
+import { MAX_TOOL_DESCRIPTION_CHARS, checkToolSchema, definitionBytes } from "../tools/definition-rules.ts";
 import { BUILTIN_TOOL_NAMES, type Tool, type ToolContext, type ToolOutcome, type ToolResultContent } from "../tools/types.ts";
 import type { CallToolOutput } from "./session.ts";
 

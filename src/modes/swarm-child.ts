@@ -18,7 +18,7 @@ import { errorMessage } from "../common/errors.ts";
 import { guardProcessTree } from "../common/process-tree.ts";
 import { queueStderr } from "../common/stderr.ts";
 import { flushStdout, writeStdoutText } from "../common/stdout.ts";
-import { LineReader } from "../ext/line-reader.ts";
+import { LineReader } from "../common/line-reader.ts";
 import { parseMainFlags } from "../cli/flags.ts";
 import { Cleanup } from "./cleanup.ts";
 import { runAgentPrompt } from "./commands.ts";
