@@ -3,7 +3,8 @@
  * Commands are citty definitions (their usage text comes from renderUsage);
  * argv is validated strictly here before citty runs a command, because citty
  * ignores unknown flags and extra arguments. Usage problems print one
- * `zot: …` line plus a hint and exit 2; other failures are thrown as ZotErrors
+ * `zot: …` line plus a hint and exit 2 (an unknown command or flag close
+ * to a known one adds "did you mean", common/did-you-mean.ts); other failures are thrown as ZotErrors
  * for main.ts to print. Results go to stdout, prompts and hints to stderr;
  * on a terminal everything that quotes an extension (list, doctor, logs)
  * passes the terminal sanitizer (common/terminal-text.ts). stdout is
@@ -14,6 +15,7 @@
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { didYouMean } from "../common/did-you-mean.ts";
 import { UsageError } from "../common/errors.ts";
 import { stdoutInterrupted, stdoutRoom, writeStdoutText } from "../common/stdout.ts";
 import { createByteStreamSanitizer, forStdout, stdoutIsTerminal } from "../common/terminal-text.ts";
@@ -287,6 +289,12 @@ const extCommand = defineCommand({
   subCommands,
 });
 
+/** The UsageError of an unknown `zot ext <name>`, with a "did you mean" when a command is close. */
+function unknownExtCommand(name: string): UsageError {
+  const hint = didYouMean(name, [...Object.keys(subCommands), ...Object.keys(ALIASES)], (candidate) => `'zot ext ${candidate}'`);
+  return new UsageError(`unknown ext command "${name}"${hint}`, { command: name });
+}
+
 function findSubcommand(name: string): CommandDef<ArgsDef> | undefined {
   const key = ALIASES[name] ?? name;
   return Object.hasOwn(subCommands, key) ? subCommands[key] : undefined;
@@ -326,7 +334,10 @@ function checkArgv(command: string, args: ArgsDef, argv: readonly string[]): Arg
       seen++;
     } else if (token.kind === "option") {
       const option = options[token.name];
-      if (!option) throw new UsageError(`unknown flag "${token.rawName}"`, { flag: token.rawName });
+      if (!option) {
+        const hint = token.rawName.startsWith("--") ? didYouMean(token.name, Object.keys(options), (name) => `--${name}`) : "";
+        throw new UsageError(`unknown flag "${token.rawName}"${hint}`, { flag: token.rawName });
+      }
       if (option.type === "boolean" && token.inlineValue) throw new UsageError(`flag "${token.rawName}" takes no value`);
       if (option.type === "string" && token.value === undefined) throw new UsageError(`flag "${token.rawName}" needs a value`);
     }
@@ -345,13 +356,13 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   if (first === "help") {
     const topic = rest[0] ?? "";
     const command = findSubcommand(topic);
-    if (!command) throw new UsageError(`unknown ext command "${topic}"`, { command: topic });
+    if (!command) throw unknownExtCommand(topic);
     await writeStdout(await usageText(command, extCommand));
     return 0;
   }
   if (first.startsWith("-")) throw new UsageError(`unknown flag "${first}"`, { flag: first });
   const command = findSubcommand(first);
-  if (!command) throw new UsageError(`unknown ext command "${first}"`, { command: first });
+  if (!command) throw unknownExtCommand(first);
   const commandArgs = (command.args ?? {}) as ArgsDef;
   if (checkArgv(first, commandArgs, rest) === "help") {
     await writeStdout(await usageText(command, extCommand));

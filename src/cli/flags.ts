@@ -4,9 +4,15 @@
  * missing values, a value flag followed by another flag (`--model -p`: a
  * value that starts with "-" is written `--model=-x`) and values given to
  * boolean flags are UsageErrors naming the flag; so are two modes at once
- * (checkModes: -p, --json, --rpc / `zot rpc`). Nothing else is validated
- * here (modes validate values such as --reasoning and --tools themselves).
+ * (checkModes: -p, --json, --rpc / `zot rpc`). An unknown flag close to a
+ * known one says "did you mean" (common/did-you-mean.ts); a long name
+ * written with one dash (`-model`) is an unknown flag pointing to `--model`.
+ * `checkSubcommandTypo` rejects a lone first word that is a near miss of a
+ * subcommand (`zot upgade`). Nothing else is validated here (modes validate
+ * values such as --reasoning and --tools themselves). The help texts
+ * (`zot --help`, `zot rpc --help`) are generated here too.
  */
+import { didYouMean } from "../common/did-you-mean.ts";
 import { UsageError } from "../common/errors.ts";
 
 interface FlagDef {
@@ -32,7 +38,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "fork", kind: "string", value: "path", description: "start a new session holding a copy of this one" },
   { name: "no-session", kind: "boolean", description: "do not read or write a session" },
   { name: "provider", kind: "string", value: "name", description: "anthropic | openai | ollama" },
-  { name: "model", kind: "string", value: "id", description: "model id (see --list-models)" },
+  { name: "model", short: "m", kind: "string", value: "id", description: "model id (see --list-models)" },
   { name: "api-key", kind: "string", value: "key", description: "API key (else the provider's env var, else auth.json)" },
   { name: "base-url", kind: "string", value: "url", description: "override the provider's base URL" },
   { name: "reasoning", kind: "string", value: "level", description: "low | medium | high" },
@@ -95,6 +101,12 @@ export interface MainFlags {
 }
 
 type ParsedValue = string | boolean | string[];
+
+/** " (did you mean --x?)" for an unknown long flag name, or "" (hidden flags are never suggested). */
+function suggestFlag(name: string): string {
+  const names = FLAGS.filter((flag) => !flag.hidden).flatMap((flag) => [flag.name, ...(flag.aliases ?? [])]);
+  return didYouMean(name, names, (candidate) => `--${candidate}`);
+}
 
 /** Flag name (and alias) → its definition; built once per process on first parse. */
 let byName: Map<string, FlagDef> | undefined;
@@ -160,7 +172,7 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
       const eq = token.indexOf("=");
       const name = token.slice(2, eq === -1 ? undefined : eq);
       const flag = long.get(name);
-      if (!flag) throw new UsageError(`unknown flag "--${name}"`, { flag: `--${name}` });
+      if (!flag) throw new UsageError(`unknown flag "--${name}"${suggestFlag(name)}`, { flag: `--${name}` });
       if (flag.kind === "boolean") {
         if (eq !== -1) throw new UsageError(`flag --${name} does not take a value`, { flag: `--${name}` });
         set(flag, true);
@@ -171,6 +183,10 @@ export function parseMainFlags(argv: readonly string[]): MainFlags {
       continue;
     }
     const letters = token.slice(1);
+    const spelledLong = letters.split("=")[0] ?? "";
+    if (spelledLong.length > 1 && long.has(spelledLong)) {
+      throw new UsageError(`unknown flag "-${spelledLong}" (did you mean --${long.get(spelledLong)!.name}?)`, { flag: `-${spelledLong}` });
+    }
     for (let j = 0; j < letters.length; j++) {
       const flag = short.get(letters[j]!);
       if (!flag) throw new UsageError(`unknown flag "-${letters[j]}"`, { flag: `-${letters[j]}` });
@@ -244,36 +260,98 @@ export function checkModes(flags: MainFlags): void {
   }
 }
 
-/** The main help text, generated from FLAGS. */
+/** The subcommands `zot --help` lists (the hidden `swarm-child` is not one a user types). */
+export const SUBCOMMANDS: readonly { readonly name: string; readonly usage: string; readonly description: string }[] = [
+  { name: "rpc", usage: "zot rpc [flags]", description: "NDJSON commands on stdin, events on stdout (zot rpc --help)" },
+  { name: "ext", usage: "zot ext <command>", description: "manage extensions: list, install, new, test, … (zot ext --help)" },
+  { name: "mcp", usage: "zot mcp <command>", description: "manage MCP servers (zot mcp --help)" },
+  { name: "login", usage: "zot login <provider>", description: "store an API key in $ZOT_HOME/auth.json (zot login --help)" },
+  { name: "logout", usage: "zot logout [provider|all]", description: "remove a stored API key (zot logout --help)" },
+  { name: "agents", usage: "zot agents [--json]", description: "list the recorded subagent runs (zot agents --help)" },
+  { name: "trust", usage: "zot trust [dir]", description: "let this project's own extensions run (zot trust --help)" },
+  { name: "untrust", usage: "zot untrust [dir]", description: "forget it; zot trust --list shows every decision" },
+  { name: "upgrade", usage: "zot upgrade [--check] [--version V]", description: "replace this zot with the latest release (zot upgrade --help)" },
+];
+
+/**
+ * `zot upgade` (a lone word, or one followed only by flags) that is a near
+ * miss of a subcommand is a UsageError saying which one; any other first
+ * word is a prompt as before. `zot -- upgade` sends the word as a prompt.
+ */
+export function checkSubcommandTypo(argv: readonly string[]): void {
+  const first = argv[0];
+  if (first === undefined || first.startsWith("-") || /\s/.test(first)) return;
+  if (!argv.slice(1).every((arg) => arg.startsWith("-"))) return;
+  const names = SUBCOMMANDS.map((command) => command.name);
+  if (names.includes(first)) return;
+  const hint = didYouMean(first, names, (name) => `'zot ${name}'`);
+  if (hint === "") return;
+  throw new UsageError(`unknown command "${first}"${hint}; to send it to the model as a prompt, write: zot -- ${first}`, { command: first });
+}
+
+/** The few environment variables `zot --help` names (README.md lists them all). */
+const HELP_ENV: readonly (readonly [string, string])[] = [
+  ["ANTHROPIC_API_KEY, OPENAI_API_KEY", "API keys (before auth.json; --api-key before both)"],
+  ["ZOT_HOME", "state directory: sessions, extensions, auth.json, config.json"],
+  ["ZOT_STREAM_IDLE_TIMEOUT_MS", "give up on a model stream silent this long (default 120000)"],
+  ["ZOT_THEME", "dark | light (else asked from the terminal)"],
+  ["NO_COLOR", "no colours"],
+];
+
+function table(rows: readonly (readonly [string, string])[], width = Math.max(...rows.map(([left]) => left.length))): string[] {
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd());
+}
+
+/** The main help text, generated from FLAGS, SUBCOMMANDS and HELP_ENV. */
 export function mainHelp(): string {
   const rows = FLAGS.filter((f) => !f.hidden).map((f) => {
     const names = `${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.value ? ` <${f.value}>` : ""}`;
     return [names, f.description] as const;
   });
-  const width = Math.max(...rows.map(([names]) => names.length));
-  const lines = rows.map(([names, description]) => `  ${names.padEnd(width)}  ${description}`);
+  const modes: readonly (readonly [string, string])[] = [
+    ["zot [flags] [prompt]", "interactive (needs a terminal)"],
+    ["zot -p [flags] \"prompt\"", "print the final answer (prompt may come on stdin)"],
+    ["zot --json [flags] \"prompt\"", "stream JSON events (docs/json.md)"],
+  ];
+  const commands = SUBCOMMANDS.map((command) => [command.usage, command.description] as const);
+  const commandWidth = Math.max(...[...modes, ...commands].map(([left]) => left.length));
   return [
     "zot — a terminal coding agent, extensible in any language",
     "",
     "Usage:",
-    "  zot [flags] [prompt]           interactive (needs a terminal)",
-    "  zot -p [flags] \"prompt\"        print the final answer (prompt may come on stdin)",
-    "  zot --json [flags] \"prompt\"    stream JSON events",
-    "  zot rpc [flags]                NDJSON commands on stdin, events on stdout",
-    "  zot ext <command>              manage extensions (zot ext --help)",
-    "  zot mcp <command>              manage MCP servers (zot mcp --help)",
-    "  zot login <provider>           store an API key in auth.json (key on stdin or asked for)",
-    "  zot logout [provider|all]      remove a stored API key",
-    "  zot trust [dir]                let this project's own extensions run (zot trust --help)",
-    "  zot untrust [dir]              forget it; zot trust --list shows every decision",
+    ...table(modes, commandWidth),
+    "",
+    "Commands:",
+    ...table(commands, commandWidth),
     "",
     "Flags:",
-    ...lines,
+    ...table(rows),
+    "",
+    "Environment (all of them: README.md, \"Environment\"):",
+    ...table(HELP_ENV),
     "",
     "Notes:",
     "  -p, --json and rpc are separate modes: give at most one.",
     "  A value that starts with \"-\" needs \"=\": --append-system-prompt=\"- be brief\".",
+    "  No key yet? export ANTHROPIC_API_KEY=…, or run zot login anthropic, or just zot (it asks).",
     "  On a terminal, control sequences in model and extension text are removed (colours kept).",
+    "",
+  ].join("\n");
+}
+
+/** `zot rpc --help`. */
+export function rpcHelp(): string {
+  return [
+    "usage: zot rpc [flags]",
+    "",
+    "Runs zot as a server for another program: one JSON command per line on",
+    "stdin (prompt, abort, get_state, set_model, compact, …), one JSON event or",
+    "response per line on stdout; see docs/rpc.md for the protocol. Takes the",
+    "same flags as zot (--provider, --model, --cwd, --ext, --tools, …; zot",
+    "--help lists them) except -p and --json; it keeps no session. When",
+    "ZOTCORE_RPC_TOKEN is set, the first command must be a hello with that token.",
+    "",
+    "  printf '%s\\n' '{\"type\":\"prompt\",\"message\":\"hi\"}' | zot rpc",
     "",
   ].join("\n");
 }

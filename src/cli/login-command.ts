@@ -14,6 +14,7 @@
  * too large, cancelled), 2 usage (unknown provider, missing or extra
  * argument, unknown flag).
  */
+import { closeMatches, didYouMean } from "../common/did-you-mean.ts";
 import { UsageError, ZotError, errorMessage } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { API_KEY_ENV, checkApiKey, removeApiKeys, saveApiKey, storedProviders, type ProviderName } from "../providers/index.ts";
@@ -54,7 +55,10 @@ function parseArgs(command: "login" | "logout", args: readonly string[]): { help
   let help = false;
   for (const arg of args) {
     if (arg === "-h" || arg === "--help") help = true;
-    else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`${command}: unknown flag "${arg}"`, { flag: arg });
+    else if (arg.startsWith("-") && arg !== "-") {
+      const hint = arg.startsWith("--") ? didYouMean(arg.slice(2), ["help"], (name) => `--${name}`) : "";
+      throw new UsageError(`${command}: unknown flag "${arg}"${hint}`, { flag: arg });
+    }
     else positional.push(arg);
   }
   if (positional.length > 1) throw new UsageError(`${command}: expected one provider, got ${positional.length} arguments`);
@@ -117,7 +121,11 @@ async function login(args: readonly string[]): Promise<number> {
   const provider = positional[0]?.toLowerCase();
   if (provider === undefined) throw new UsageError(`login: which provider? (${KEYED.join(" or ")})`);
   if (provider === "ollama") throw new UsageError("login: ollama needs no API key");
-  if (!isKeyed(provider)) throw new UsageError(`login: unknown provider "${provider}" (expected ${KEYED.join(" or ")})`, { provider });
+  if (!isKeyed(provider)) {
+    const close = closeMatches(provider, KEYED)[0];
+    const hint = close === undefined ? "" : `did you mean ${close}? `;
+    throw new UsageError(`login: unknown provider "${provider}" (${hint}expected ${KEYED.join(" or ")})`, { provider });
+  }
   const raw = process.stdin.isTTY ? await readHiddenLine(`API key for ${provider} (input hidden): `) : await readStdinKey();
   const key = checkApiKey(raw);
   const authFile = zotPaths().authFile;

@@ -1,11 +1,14 @@
 /**
  * The zot entry point. Routes argv: `zot ext …` to the extension CLI,
+ * `zot mcp …` to the MCP server CLI (mcp-command.ts),
  * `zot login …` / `zot logout …` to the key store (login-command.ts),
  * `zot upgrade …` to the self-upgrade (upgrade-command.ts),
  * `zot trust` / `zot untrust` to the project-trust store (trust-command.ts),
  * `zot agents` to the subagent run listing and the hidden `zot swarm-child`
  * to one subagent run (src/agents), the
- * version and help flags to instant answers, everything else to a mode. Only
+ * version and help flags to instant answers (`zot rpc --help` has its own),
+ * a lone near miss of a subcommand (`zot upgade`) to a usage error,
+ * everything else to a mode. Only
  * what a route needs is imported: `zot --version` loads nothing but the
  * version (not even the output writers), and the extension host and
  * providers are never loaded for --version or --help. Every failure ends as
@@ -47,10 +50,11 @@ async function run(argv: readonly string[], writeAnswer: (text: string) => Promi
     const { runLoginCli } = await import("./login-command.ts");
     return runLoginCli(first, argv.slice(1));
   }
-  const { parseMainFlags, mainHelp, checkModes } = await import("./flags.ts");
+  const { parseMainFlags, mainHelp, rpcHelp, checkModes, checkSubcommandTypo } = await import("./flags.ts");
   const flags = parseMainFlags(first === "rpc" ? ["--rpc", ...argv.slice(1)] : argv);
+  checkSubcommandTypo(argv);
   if (flags.help) {
-    await writeAnswer(mainHelp());
+    await writeAnswer(first === "rpc" ? rpcHelp() : mainHelp());
     return 0;
   }
   if (flags.version) {

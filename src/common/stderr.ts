@@ -14,6 +14,10 @@
  *   counted, and once the queue has drained to half of that one line says
  *   how many bytes were dropped. Waiting text never keeps zot alive.
  *
+ * setStderrInterjection(hook) registers one hook run before any text is
+ * written (print mode's progress line erases itself there:
+ * modes/print-progress.ts).
+ *
  * flushStderr() resolves once everything queued has been written, or once
  * the reader has taken nothing for FLUSH_STALL_MS (1 s): a process about to
  * exit waits for a slow reader but not for a stalled one. Nothing happens
@@ -46,9 +50,17 @@ function reportDropped(): void {
   }
 }
 
+let interjection: (() => void) | undefined;
+
+/** Runs `hook` before every later stderr text (undefined removes it); one hook at a time. */
+export function setStderrInterjection(hook: (() => void) | undefined): void {
+  interjection = hook;
+}
+
 /** Writes `text` to stderr after everything written before it, without blocking on the reader. */
 export function queueStderr(text: string): void {
   if (text === "") return;
+  interjection?.();
   const target = stderrWriter();
   if (target.mode === "direct") {
     // Only this path can reach a terminal: there, outside text is sanitized.

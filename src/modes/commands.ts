@@ -7,12 +7,16 @@
  * pair, then runs the agent with the prompt; `display` shows the text;
  * `noop` does nothing; `insert` / `open_panel` need the interactive TUI and
  * fail; an `error` fails. Any other prompt (including an unregistered /word)
- * goes to the model unchanged.
+ * goes to the model unchanged; an unregistered /word close to a registered
+ * command says so first, on stderr: `zot: note: /weathr is not a command of
+ * any extension (did you mean /weather?); sent to the model as a prompt`.
  */
 import type { AgentEvent } from "../agent/events.ts";
 import { nowTimestamp } from "../agent/messages.ts";
 import type { PromptOutcome } from "../agent/types.ts";
+import { didYouMean } from "../common/did-you-mean.ts";
 import { ZotError } from "../common/errors.ts";
+import { queueStderr } from "../common/stderr.ts";
 import type { CommandActionHandler } from "../ext/host.ts";
 import type { HeadlessExtensions, HeadlessRuntime } from "./setup.ts";
 
@@ -139,6 +143,12 @@ export async function runHeadlessPrompt(driver: HeadlessDriver, prompt: string):
   const { extensions } = driver.runtime;
   if (command !== undefined && extensions !== undefined && extensions.manager.registry.command(command.name) !== undefined) {
     return runSlashCommand(driver, extensions, command);
+  }
+  if (command !== undefined && extensions !== undefined) {
+    const registry = extensions.manager.registry;
+    const names = [...registry.commands().map((entry) => entry.name), ...registry.qualifiedCommands().map((entry) => entry.invokeAs)];
+    const hint = didYouMean(command.name, names, (name) => `/${name}`);
+    if (hint !== "") queueStderr(`zot: note: /${command.name} is not a command of any extension${hint}; sent to the model as a prompt\n`);
   }
   return runAgentPrompt(driver, prompt);
 }

@@ -4,6 +4,8 @@
  * stderr after a second, extension-wait.ts), run the prompt or extension
  * command (commands.ts), report through the mode's output, and always clean
  * up (session closed, extensions shut down) before returning the exit code.
+ * Print mode on a terminal shows a progress line on stderr while the run
+ * is slow (print-progress.ts), erased before the answer is written.
  *
  * Exit codes: 0 success; 1 failure (one `zot: <message>` line on stderr,
  * printed by the CLI entry from the thrown error); 2 usage errors; 130 / 129
@@ -31,6 +33,7 @@ import { createJsonOutput } from "./json.ts";
 import { parseHeadlessOptions } from "./options.ts";
 import type { HeadlessOutput } from "./output.ts";
 import { createPrintOutput } from "./print.ts";
+import { startPrintProgress, type PrintProgress } from "./print-progress.ts";
 import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
 import { setupHeadless } from "./setup.ts";
 import { queueStderr } from "../common/stderr.ts";
@@ -62,12 +65,18 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   const signal = signals.signal;
   const cleanup = new Cleanup();
   let failure: unknown;
+  let progress: PrintProgress | undefined;
   try {
     const options = parseHeadlessOptions(flags);
     if (flags.noYolo) queueStderr(HEADLESS_NO_YOLO_WARNING);
     const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
-    const showEvent = (event: AgentEvent): void => output.event(event);
+    const showEvent = (event: AgentEvent): void => {
+      progress?.event(event);
+      output.event(event);
+    };
     const runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: queueStderr, signal }, cleanup);
+    // After setup (a --resume picker may have used the terminal): from here on the run only waits.
+    if (mode === "print") progress = startPrintProgress();
     // The prompt may need an extension's tools, or be its slash command.
     await waitForExtensions(runtime, queueStderr, signal);
     if (signal.aborted) throw new InterruptedError();
@@ -76,10 +85,12 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
     const error = resultError(result);
     if (error !== undefined) throw error;
     if (signal.aborted) throw new InterruptedError();
+    progress?.stop();
     output.succeeded();
   } catch (err) {
     failure = err;
   }
+  progress?.stop();
   const interruptedRun = signals.received();
   if (failure !== undefined || interruptedRun !== undefined) {
     output.failed(interruptedRun !== undefined ? "interrupted" : errorMessage(failure));

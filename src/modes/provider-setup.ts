@@ -5,7 +5,8 @@
  * whose flags named neither provider nor model falls back to another
  * provider that has a key when the chosen one (config.json's, else
  * anthropic) has none; otherwise the first error stands, or with
- * `allowMissing` the run goes on keyless (`missing`, an empty key).
+ * `allowMissing` the run goes on keyless (`missing`, an empty key). An
+ * unknown provider or model that came from config.json names the file.
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -32,6 +33,17 @@ export function resolveWorkingDirectory(flag: string | undefined): string {
   throw new ZotError("mode.bad_cwd", `--cwd ${cwd}: not a directory`, { cwd });
 }
 
+/** A provider or model that config.json chose (no flag named one) and that does not resolve: the error names the file. */
+function resolveFromConfig(resolve: () => ResolvedModel, flags: MainFlags, config: ZotConfig, paths: ZotPaths): ResolvedModel {
+  try {
+    return resolve();
+  } catch (err) {
+    const fromConfig = (flags.model === undefined && config.model !== undefined) || (flags.provider === undefined && config.provider !== undefined);
+    if (!(err instanceof ProviderError) || err.kind !== "config" || !fromConfig) throw err;
+    throw new ProviderError("config", `${paths.configFile}: ${err.message}`, err.status, { ...err.context, file: paths.configFile });
+  }
+}
+
 export interface ResolvedProvider {
   readonly resolved: ResolvedModel;
   readonly credential: Credential;
@@ -48,7 +60,7 @@ export interface ResolvedProvider {
 export async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Catalog, paths: ZotPaths, allowMissing: boolean): Promise<ResolvedProvider> {
   const provider = flags.provider ?? config.provider;
   const model = flags.model ?? config.model;
-  const resolved = resolveModel({ provider, model, baseUrl: flags.baseUrl, catalog });
+  const resolved = resolveFromConfig(() => resolveModel({ provider, model, baseUrl: flags.baseUrl, catalog }), flags, config, paths);
   try {
     const credential = await resolveApiKey({ provider: resolved.provider, flag: flags.apiKey, authFile: paths.authFile });
     return { resolved, credential };

@@ -5,7 +5,7 @@
  * "..."}}`, an `oauth` object beside it is kept but not used; validated).
  * Ollama needs no key. A missing key is ProviderError "config" (context
  * `missing: "api_key"`, see isMissingApiKey) with one line naming the
- * variable, the flag and `zot login <provider>`. `saveApiKey` and
+ * variable, the flag, `zot login <provider>` and auth.json (path, format). `saveApiKey` and
  * `removeApiKeys` rewrite auth.json atomically (temp file + rename) with
  * mode 0600 in a 0700 directory, keeping every other entry (other
  * providers, unknown ones such as the original's `kimi`); an existing
@@ -90,16 +90,24 @@ export async function resolveApiKey(lookup: CredentialLookup): Promise<Credentia
   const authFile = lookup.authFile ?? zotPaths().authFile;
   const stored = (await readAuthFile(authFile))[lookup.provider]?.api_key?.trim();
   if (stored) return { apiKey: stored, source: "auth" };
-  throw missingApiKey(lookup.provider);
+  throw missingApiKey(lookup.provider, authFile);
 }
 
-/** The error of a provider without a key: names the variable, --api-key and `zot login`. */
-export function missingApiKey(provider: ProviderName): ProviderError {
+/**
+ * The error of a provider without a key: names every way to give one, the
+ * variable, --api-key, `zot login` and auth.json (its path and format):
+ * `no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, run
+ * \`zot login anthropic\`, or write {"anthropic":{"api_key":"…"}} to <auth.json>`.
+ */
+export function missingApiKey(provider: ProviderName, authFile: string = zotPaths().authFile): ProviderError {
   const envName = API_KEY_ENV[provider] ?? "an API key";
-  return new ProviderError("config", `no API key for ${provider}: set ${envName}, pass --api-key, or run \`zot login ${provider}\``, undefined, {
-    provider,
-    missing: "api_key",
-  });
+  const entry = JSON.stringify({ [provider]: { api_key: "…" } });
+  return new ProviderError(
+    "config",
+    `no API key for ${provider}: set ${envName}, pass --api-key, run \`zot login ${provider}\`, or write ${entry} to ${authFile}`,
+    undefined,
+    { provider, missing: "api_key" },
+  );
 }
 
 export function isMissingApiKey(err: unknown): err is ProviderError {

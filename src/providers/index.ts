@@ -6,6 +6,7 @@
  * Importing this module does no work; the concrete clients are loaded on the
  * first stream call of their dialect and kept for the client's life.
  */
+import { didYouMean } from "../common/did-you-mean.ts";
 import { DEFAULT_MODEL_IDS, findModel, syntheticModel, type Catalog } from "./catalog.ts";
 import type { ClientOptions } from "./shared.ts";
 import { ProviderError, type ModelInfo, type ProviderClient, type ProviderName, type StreamEvent, type StreamRequest, type StreamResult } from "./types.ts";
@@ -69,7 +70,8 @@ export interface ResolvedModel {
  * Provider defaults to anthropic, model to the provider's default. An id the
  * catalog lists under another provider falls back to this provider's default
  * (as the original does); an unknown id is an error except for Ollama, which
- * gets a synthetic entry. Base URL: explicit, else the model's, else the
+ * gets a synthetic entry (unknownModel: the error offers close ids and
+ * points to --list-models). Base URL: explicit, else the model's, else the
  * provider's default.
  */
 export function resolveModel(input: ResolveModelInput): ResolvedModel {
@@ -89,12 +91,29 @@ export function resolveModel(input: ResolveModelInput): ResolvedModel {
     const owner = input.catalog.models.find((entry) => entry.id === id);
     if (owner && owner.provider !== provider) id = DEFAULT_MODEL_IDS[provider] ?? id;
     model = findModel(input.catalog, provider, id);
-    if (!model) {
-      throw new ProviderError("config", `unknown model "${id}" for provider ${provider}`, undefined, { provider, model: id });
-    }
+    if (!model) throw unknownModel(input.catalog, provider, id);
   }
   const baseUrl = input.baseUrl || model.baseUrl || DEFAULT_BASE_URLS[provider];
   return { provider, model, baseUrl };
+}
+
+/**
+ * `unknown model "x" for provider p (did you mean y?); run \`zot --list-models\``:
+ * close ids of this provider are offered as they are, other providers' with
+ * the --provider flag they need.
+ */
+export function unknownModel(catalog: Catalog, provider: ProviderName, id: string): ProviderError {
+  const owners = new Map<string, ProviderName>();
+  for (const entry of catalog.models) {
+    const owner = owners.get(entry.id);
+    if (owner === undefined || (owner !== provider && entry.provider === provider)) owners.set(entry.id, entry.provider);
+  }
+  const ids = [...owners.keys()].sort((a, b) => Number(owners.get(a) !== provider) - Number(owners.get(b) !== provider));
+  const hint = didYouMean(id, ids, (candidate) => (owners.get(candidate) === provider ? candidate : `--provider ${owners.get(candidate)} --model ${candidate}`));
+  return new ProviderError("config", `unknown model "${id}" for provider ${provider}${hint}; run \`zot --list-models\` for the known ones`, undefined, {
+    provider,
+    model: id,
+  });
 }
 
 export interface CreateClientOptions extends ClientOptions {

@@ -145,7 +145,7 @@ describe("zot logout", () => {
     await env.run(["logout", "anthropic"]);
     const result = await env.run(["-p", "hi"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("zot: no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, or run `zot login anthropic`\n");
+    expect(result.stderr).toBe(`zot: no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, run \`zot login anthropic\`, or write {"anthropic":{"api_key":"…"}} to ${join(env.home, "auth.json")}\n`);
   });
 
   test("a model remembered in config.json whose provider lost its key falls back to a provider that has one; a flag-named provider does not", async () => {
@@ -157,6 +157,6 @@ describe("zot logout", () => {
     expect(env.server.requests[0]?.dialect).toBe("anthropic");
     const named = await env.run(["-p", "hi", "--provider", "openai"]);
     expect(named.code).toBe(1);
-    expect(named.stderr).toContain("no API key for openai: set OPENAI_API_KEY, pass --api-key, or run `zot login openai`");
+    expect(named.stderr).toContain(`no API key for openai: set OPENAI_API_KEY, pass --api-key, run \`zot login openai\`, or write {"openai":{"api_key":"…"}} to ${join(env.home, "auth.json")}`);
   });
 });

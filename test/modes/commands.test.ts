@@ -106,11 +106,11 @@ describe("extension slash commands", () => {
 });
 
 describe("command-line errors", () => {
-  test("a missing API key is one line naming the variable and --api-key, exit 1", async () => {
+  test("a missing API key is one line naming the variable, --api-key, zot login and auth.json, exit 1", async () => {
     const result = await env.run(["-p", "hi"]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toBe("zot: no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, or run `zot login anthropic`\n");
+    expect(result.stderr).toBe(`zot: no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, run \`zot login anthropic\`, or write {"anthropic":{"api_key":"…"}} to ${join(env.home, "auth.json")}\n`);
   });
 
   test("a key in the environment is used, and another provider's key is found when none was named", async () => {

@@ -106,7 +106,7 @@ test("a setup failure before the agent runs is still one error line", async () =
   const missingKey = await env.run(["--json", "hi", "--provider", "anthropic"]);
   expect(missingKey.code).toBe(1);
   expect(parseJsonLines(missingKey.stdout)).toEqual([
-    { type: "error", message: "no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, or run `zot login anthropic`" },
+    { type: "error", message: `no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, run \`zot login anthropic\`, or write {"anthropic":{"api_key":"…"}} to ${join(env.home, "auth.json")}` },
   ]);
 
   const usage = await env.run(["--json", "hi", "--max-steps", "zero", ...env.providerArgs()]);

@@ -95,7 +95,7 @@ describe("resolveModel", () => {
       caught = err;
     }
     expect(caught).toBeInstanceOf(ProviderError);
-    expect(caught).toMatchObject({ kind: "config", message: 'unknown model "gpt-nope" for provider openai' });
+    expect(caught).toMatchObject({ kind: "config", message: 'unknown model "gpt-nope" for provider openai; run `zot --list-models` for the known ones' });
   });
 
   test("ollama needs --model and gets a synthetic entry and the local base URL", () => {

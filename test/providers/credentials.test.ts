@@ -34,12 +34,12 @@ describe("credential lookup", () => {
     // Another provider's variable does not count.
     const err = await rejection(resolveApiKey({ provider: "openai", env, authFile }));
     expect(err).toBeInstanceOf(ProviderError);
-    expect(err).toMatchObject({ kind: "config", message: "no API key for openai: set OPENAI_API_KEY, pass --api-key, or run `zot login openai`" });
+    expect(err).toMatchObject({ kind: "config", message: `no API key for openai: set OPENAI_API_KEY, pass --api-key, run \`zot login openai\`, or write {"openai":{"api_key":"…"}} to ${authFile}` });
   });
 
-  test("missing key names the env var and the flag; ollama needs none", async () => {
+  test("missing key names the env var, the flag, zot login and auth.json (path and format); ollama needs none", async () => {
     const err = await rejection(resolveApiKey({ provider: "anthropic", env: {}, authFile }));
-    expect(err).toMatchObject({ kind: "config", message: "no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, or run `zot login anthropic`" });
+    expect(err).toMatchObject({ kind: "config", message: `no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, run \`zot login anthropic\`, or write {"anthropic":{"api_key":"…"}} to ${authFile}` });
     expect(await resolveApiKey({ provider: "ollama", env: {}, authFile })).toEqual({ apiKey: "", source: "none" });
   });
 

@@ -10,7 +10,8 @@
  * and stream faults: stall, drop, malformed data, missing terminal event,
  * in-stream error, keepalives only, an oversized event, an endless
  * response). Any streamed reply may open with a stretch of keepalives
- * (`keepalive`). An empty queue answers 500 in the provider's error format,
+ * (`keepalive`), or hold after its first frame until a promise the test
+ * settles (`holdUntil`). An empty queue answers 500 in the provider's error format,
  * with `x-should-retry: false` so that zot does not spend its retry budget
  * (about 30 s) on it.
  * `enqueueFor(match, ...)` keeps a separate queue for requests whose parsed
@@ -44,6 +45,8 @@ interface Streamed {
   readonly delayMs?: number;
   /** After the first frame: keepalives for `forMs`, one every `everyMs` (default 20), then the rest of the reply. */
   readonly keepalive?: { readonly kind: KeepaliveKind; readonly forMs: number; readonly everyMs?: number };
+  /** After the first frame (and any `keepalive` stretch): comment keepalives every 200 ms until this settles, then the rest (a slow model the test releases). */
+  readonly holdUntil?: Promise<unknown>;
 }
 
 export type ScriptedReply =
@@ -367,6 +370,7 @@ function pulledResponse(next: () => Promise<string | undefined>, signal: AbortSi
 interface Pacing {
   readonly delayMs: number;
   readonly keepalive?: Streamed["keepalive"];
+  readonly holdUntil?: Promise<unknown>;
   readonly dialect: Dialect;
 }
 
@@ -384,6 +388,15 @@ function sseResponse(frames: readonly string[], ending: "close" | "stall" | "dro
           while (performance.now() < until && !signal.aborted) {
             controller.enqueue(encoder.encode(keepaliveFrame(pacing.dialect, keepalive.kind)));
             await Bun.sleep(keepalive.everyMs ?? 20);
+          }
+        }
+        if (index === 0 && pacing.holdUntil !== undefined) {
+          let held = true;
+          const release = (): void => void (held = false);
+          pacing.holdUntil.then(release, release);
+          while (held && !signal.aborted) {
+            controller.enqueue(encoder.encode(keepaliveFrame(pacing.dialect, "comment")));
+            await Promise.race([pacing.holdUntil.catch(() => undefined), Bun.sleep(200)]);
           }
         }
       }
@@ -442,6 +455,7 @@ function answer(dialect: Dialect, reply: ScriptedReply, model: string, signal: A
     dialect,
     delayMs: "delayMs" in reply ? (reply.delayMs ?? 0) : 0,
     ...("keepalive" in reply && reply.keepalive ? { keepalive: reply.keepalive } : {}),
+    ...("holdUntil" in reply && reply.holdUntil ? { holdUntil: reply.holdUntil } : {}),
   };
   switch (reply.type) {
     case "http_error":

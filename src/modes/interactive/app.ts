@@ -19,7 +19,7 @@ import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize
 import { parseSlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
-import { builtinCommand, commandEntries, runBuiltin, runExtensionCommand, type CommandHost } from "./commands.ts";
+import { builtinCommand, commandEntries, runBuiltin, runExtensionCommand, unknownCommandHint, type CommandHost } from "./commands.ts";
 import { answerWords, ConfirmQuestion } from "./confirm.ts";
 import { NoteBoard } from "./ext-ui.ts";
 import { ExtensionProblems } from "./ext-problems.ts";
@@ -448,7 +448,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       return;
     }
     const starting = this.runtime.extensions?.manager.starting().map((connection) => connection.name) ?? [];
-    const hint = starting.length > 0 ? ` (still starting: ${starting.join(", ")}; try again once they are ready)` : " — type /help for the list";
+    const close = unknownCommandHint(command.name, this.runtime);
+    const hint = starting.length > 0 ? `${close} (still starting: ${starting.join(", ")}; try again once they are ready)` : `${close} — type /help for the list`;
     this.chat.error(`unknown command /${command.name}${hint}`);
     this.#next();
   }

@@ -7,8 +7,10 @@
  * records the tool call/result pair, as in print mode), insert pre-fills
  * the editor, display prints `[ext] text`, open_panel opens the panel, noop
  * does nothing, error is printed in red. An unknown /name is reported with
- * a pointer to /help. Every failure is printed; nothing here throws.
+ * a "did you mean" when a command is close (unknownCommandHint), else a
+ * pointer to /help. Every failure is printed; nothing here throws.
  */
+import { didYouMean } from "../../common/did-you-mean.ts";
 import { errorMessage } from "../../common/errors.ts";
 import type { CommandActionHandler } from "../../ext/host.ts";
 import { recordToolPrompt, type SlashCommand } from "../commands.ts";
@@ -80,6 +82,15 @@ export function commandEntries(runtime: HeadlessRuntime): CommandEntry[] {
     ...extensionCommands.map((command) => ({ name: command.name, description: command.description, extension: command.extension })),
     ...shadowed.map(({ invokeAs, command }) => ({ name: invokeAs, description: command.description, extension: command.extension })),
   ];
+}
+
+/** " (did you mean /model?)" for a near miss of a command in the popup (built-ins, their aliases, extensions' commands), or "". */
+export function unknownCommandHint(name: string, runtime: HeadlessRuntime): string {
+  const names = [
+    ...commandEntries(runtime).map((entry) => entry.name),
+    ...BUILTIN_COMMANDS.filter((command) => command.hidden !== true).flatMap((command) => command.aliases ?? []),
+  ];
+  return didYouMean(name, names, (candidate) => `/${candidate}`);
 }
 
 /** Runs a built-in command; `signal` aborts the long ones. */

@@ -1,7 +1,7 @@
 /**
  * The login and logout dialogs. Login: a ListDialog of the providers that
- * take a key (anthropic, openai), each with where its key comes from now,
- * then a masked InputDialog for the key (refused in place when empty, with
+ * take a key (anthropic, openai), each with where its key comes from now
+ * (the run's provider selected), then a masked InputDialog for the key (refused in place when empty, with
  * spaces or control characters, or over MAX_API_KEY_LENGTH); the key is
  * stored in auth.json (0600, atomic: credentials.ts). Then the running
  * agent picks it up (model-switch.ts refreshCredential): a model of that
@@ -66,6 +66,8 @@ async function askProvider(host: CommandHost, title: string, lines: readonly str
     title,
     items,
     filter: false,
+    // The provider the run is on comes first (`zot --provider openai` without a key: Enter asks for the OpenAI key).
+    initial: isKeyed(host.runtime.agent.model.provider) ? host.runtime.agent.model.provider : undefined,
     hint: [...lines, "↑/↓ choose · Enter asks for the key · Esc cancels"].join(" · "),
     onChoose: (item) => {
       if (item !== undefined && isKeyed(item.value)) chosen = item.value;

@@ -2,11 +2,13 @@
  * `/model [id]`: without an id opens the model picker (model-dialog.ts:
  * models of the providers that have a key, Ollama always; filter by
  * typing; the command ends once it is open, the switch happens on Enter);
- * with one (`gpt-5`, `openai/gpt-5`, `ollama/llama3`) switches directly.
+ * with one (`gpt-5`, `openai/gpt-5`, `ollama/llama3`) switches directly
+ * (an unknown id gets a "did you mean" when one is close).
  * A model of another provider switches the client too (model-switch.ts);
  * the conversation and the cumulative cost carry over, and the choice is
  * remembered in config.json and the session.
  */
+import { didYouMean } from "../../../common/did-you-mean.ts";
 import type { ModelInfo } from "../../../providers/index.ts";
 import type { BuiltinCommand, CommandHost } from "../command-types.ts";
 import { modelDialog, pickableModels } from "../model-dialog.ts";
@@ -31,9 +33,13 @@ async function pickModel(host: CommandHost): Promise<void> {
 async function modelCommand(host: CommandHost, text: string): Promise<void> {
   if (text === "") return pickModel(host);
   const current = host.runtime.agent.model;
-  const model = findModelById(await host.catalog(), current, text);
+  const catalog = await host.catalog();
+  const model = findModelById(catalog, current, text);
   if (model === undefined) {
-    host.chat.error(`unknown model "${text}"; /model lists them (provider/id for another provider's model)`);
+    const ids = catalog.models.map((entry) => (entry.provider === current.provider ? entry.id : `${entry.provider}/${entry.id}`));
+    const bare = text.includes("/") ? ids : ids.map((id) => id.slice(id.indexOf("/") + 1));
+    const hint = didYouMean(text, bare, (id) => `/model ${ids[bare.indexOf(id)] ?? id}`);
+    host.chat.error(`unknown model "${text}"${hint}; /model lists them (provider/id for another provider's model)`);
     return;
   }
   if (model.provider !== current.provider && (await providerCredential(host.runtime, model.provider)) === undefined) {
