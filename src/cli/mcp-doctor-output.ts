@@ -2,13 +2,15 @@
  * The text report of `zot mcp doctor`: config problems first, then one block
  * per server (ok / loaded with problems / failed / disabled, transport,
  * scope, elapsed time; protocol version, server name and version, the tools
- * loaded by their zot names, each tool skipped and why, other problems, the
- * error and, for a stdio server that failed, its log file and the end of
- * that log), then a summary line. Never prints header or env values. Output
- * goes through the terminal sanitizer (output.ts writeStdout): it quotes
- * the servers.
+ * loaded by their zot names (the first TOOLS_SHOWN; --json has all), each
+ * tool skipped and why, other problems, the error and, for a stdio server
+ * that failed, its log file and the end of that log), then a summary line.
+ * Never prints header or env values. Output goes through the terminal
+ * sanitizer (output.ts writeStdout): it quotes the servers.
  */
 import type { DoctorReport } from "../mcp/doctor.ts";
+
+export const TOOLS_SHOWN = 32;
 
 export interface DoctorEntry {
   readonly server: Record<string, unknown>;
@@ -17,6 +19,13 @@ export interface DoctorEntry {
 
 function indent(text: string, prefix: string): string {
   return text.split("\n").map((line) => `${prefix}${line}`).join("\n");
+}
+
+/** ` (a, b, …)`: at most TOOLS_SHOWN names; `--json` lists them all. */
+function toolList(tools: readonly string[]): string {
+  if (tools.length === 0) return "";
+  const more = tools.length - TOOLS_SHOWN;
+  return ` (${tools.slice(0, TOOLS_SHOWN).join(", ")}${more > 0 ? `, … ${more} more: --json lists all` : ""})`;
 }
 
 function status(name: string, report: DoctorReport): string {
@@ -47,7 +56,7 @@ export function renderDoctor(entries: readonly DoctorEntry[], problems: readonly
     out.push(`${status(String(server.name), report)} (${where}${elapsed})`);
     if (report.protocolVersion !== undefined) out.push(`    protocol: ${report.protocolVersion}`);
     if (report.serverName !== undefined) out.push(`    server: ${report.serverName}${report.serverVersion !== undefined ? ` ${report.serverVersion}` : ""}`);
-    if (report.error === undefined) out.push(`    tools: ${report.tools.length}${report.tools.length > 0 ? ` (${report.tools.join(", ")})` : ""}`);
+    if (report.error === undefined) out.push(`    tools: ${report.tools.length}${toolList(report.tools)}`);
     for (const skipped of report.skipped) out.push(`    ✗ skipped ${skipped.tool}: ${skipped.reason}`);
     for (const problem of report.problems) out.push(`    ✗ ${problem}`);
     if (report.error !== undefined) out.push(`    error: ${report.error}`);

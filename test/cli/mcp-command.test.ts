@@ -277,6 +277,9 @@ describe("zot mcp doctor", () => {
     expect(winner).toMatchObject({ ok: true, tools: ["same__echo", "same__add"], skipped: [] });
     expect(loser).toMatchObject({ ok: false, tools: [] });
     expect(loser!.skipped.map((skipped) => skipped.tool)).toEqual(["same__echo", "same__add"]);
+    const text = await mcp(["doctor", "many"]);
+    expect(text.stdout).toContain(`    tools: ${many.tools.length} (many__weird_name_with_dots, many__a_b, `);
+    expect(text.stdout).toContain(`, … ${many.tools.length - 32} more: --json lists all)\n`);
     expect(loser!.skipped[0]!.reason).toMatch(/^the name is taken by a tool of server (first|second) \(ready first\); a run would not add it$/);
   });
 
