@@ -16,6 +16,9 @@
  * tool of the other. A server is ok when it became ready with no tool
  * skipped and no other problem. Tool names taken by extensions are not
  * checked (doctor starts no extensions). `reason` is reported as `error`.
+ * `signal` (the command's SIGINT/SIGTERM/SIGHUP) closes every server at
+ * once: a signal must not leave a server behind (they run in their own
+ * process groups, out of reach of the terminal's Ctrl+C).
  */
 import { readFileSync } from "node:fs";
 import { flushAllLogs } from "../common/log-file.ts";
@@ -38,6 +41,8 @@ export interface DoctorOptions {
   readonly logsDir: string;
   readonly cwd: string;
   readonly timeoutMs: number;
+  /** Aborted (SIGINT, SIGTERM, SIGHUP): every server is closed at once; those not ready yet are reported as interrupted. */
+  readonly signal?: AbortSignal;
 }
 
 /** The log text written since the last start of server `name` (stdio-transport.ts writes the marker), its last LOG_TAIL_CHARS. */
@@ -69,17 +74,27 @@ export async function diagnoseServers(servers: readonly McpServerConfig[], optio
     warn: () => undefined,
     startTimeoutMs: options.timeoutMs,
   });
-  let reports: { readonly name: string; readonly report: McpServerReport }[] = [];
-  try {
-    await manager.start();
-    // Before shutdown: a ready server's state is what a run would have now.
-    reports = servers.flatMap((server) => {
+  // Taken before shutdown (at the end of the start, or at the interruption): a ready server's state is what a run would have.
+  const snapshot = (): { readonly name: string; readonly report: McpServerReport }[] =>
+    servers.flatMap((server) => {
       const report = manager.report(server.name);
       return report === undefined ? [] : [{ name: server.name, report }];
     });
+  let reports: { readonly name: string; readonly report: McpServerReport }[] | undefined;
+  const interrupt = (): void => {
+    reports ??= snapshot();
+    void manager.shutdown();
+  };
+  options.signal?.addEventListener("abort", interrupt, { once: true });
+  try {
+    if (options.signal?.aborted === true) interrupt();
+    else await manager.start();
+    reports ??= snapshot();
   } finally {
+    options.signal?.removeEventListener("abort", interrupt);
     await manager.shutdown();
   }
+  const interrupted = options.signal?.aborted === true;
   // The log tails are read once every server is closed and its log written.
   await flushAllLogs();
   const result = new Map<string, DoctorReport>();
@@ -108,7 +123,7 @@ export async function diagnoseServers(servers: readonly McpServerConfig[], optio
       tools,
       skipped,
       ok,
-      ...(!ready ? { error: reason ?? `did not become ready (${report.state})` } : {}),
+      ...(!ready ? { error: interrupted ? `interrupted before it was ready${reason === undefined ? "" : ` (${reason})`}` : reason ?? `did not become ready (${report.state})` } : {}),
       ...(tail !== undefined ? { logTail: tail } : {}),
     });
   }

@@ -10,10 +10,10 @@
  * server (bearer from ${VAR}, 401 without it).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type RunResult, runZot, tempDir } from "../support/binary.ts";
-import { isAlive } from "../support/processes.ts";
+import { type RunResult, cleanEnv, runZot, tempDir, zotBinary } from "../support/binary.ts";
+import { exitWithin, isAlive } from "../support/processes.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { startMcpHttpServer } from "../fixtures/mcp/http-server.ts";
 import { parseMainFlags } from "../../src/cli/flags.ts";
@@ -232,6 +232,30 @@ describe("zot mcp doctor", () => {
     const pids = readFileSync(pidfile, "utf8").trim().split("\n").map(Number);
     expect(pids).toHaveLength(2);
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
+  });
+
+  test("SIGINT while a server is starting: every server is closed, what was found is printed, exit 130", async () => {
+    const pidfile = join(home, "..", "pids");
+    await mcp(["add", "silent", "--", "python3", DOCTOR_SERVER, "never-init", pidfile]);
+    await mcp(["add", "py", "--", "python3", DOCTOR_SERVER, "good"]);
+    const proc = Bun.spawn([await zotBinary(), "mcp", "doctor", "--timeout", "60000"], { cwd, env: cleanEnv(home), stdout: "pipe", stderr: "pipe" });
+    try {
+      // Both started: the silent one wrote its pids, the good one is ready (its log says so).
+      const goodLog = join(home, "logs", "mcp-py.log");
+      const ready = (): boolean => existsSync(pidfile) && readFileSync(pidfile, "utf8").trim().split("\n").length === 2 && existsSync(goodLog) && readFileSync(goodLog, "utf8").includes("ready in");
+      for (let waited = 0; !ready() && waited < 20_000; waited += 50) await Bun.sleep(50);
+      expect(ready()).toBe(true);
+      proc.kill("SIGINT");
+      expect(await exitWithin(proc, 10_000)).toBe(130);
+      const stdout = await new Response(proc.stdout).text();
+      expect(stdout).toContain("✗ silent: failed (stdio, global)\n    error: interrupted before it was ready\n");
+      expect(stdout).toContain("✓ py: ok (stdio, global, ");
+      const pids = readFileSync(pidfile, "utf8").trim().split("\n").map(Number);
+      for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    } finally {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    }
   });
 
   test("a server that floods stdout with one endless line, and one with a missing cwd: reported at once, exit 1", async () => {
