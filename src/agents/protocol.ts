@@ -3,9 +3,13 @@
  * (`zot swarm-child`, hidden). One JSON object per line, `type` first.
  *
  * Parent → child (stdin):
- *   {"type":"task", ...SwarmTask}   exactly once, first line
+ *   {"type":"prepare","provider"?,"base_url"?,"extensions"?}   optional, first line of a warm
+ *                                   child (spawned before its task is known):
+ *                                   it warms up and waits for the task
+ *   {"type":"task", ...SwarmTask}   exactly once, first line (after a prepare)
  *   {"type":"cancel"}               stop the run (the child still answers with a result)
- *   EOF on stdin                    the parent is gone: same as cancel
+ *   EOF on stdin                    the parent is gone: same as cancel; a warm
+ *                                   child without a task exits 0, saying nothing
  * Child → parent (stdout):
  *   {"type":"started","session_id","session_path"?}   setup finished
  *   {"type":"event","event":{...}}                     one agent event, its --json form
@@ -63,7 +67,15 @@ export interface SwarmTask {
   readonly sessions_root?: string;
 }
 
-export type ParentMessage = ({ readonly type: "task" } & SwarmTask) | { readonly type: "cancel" };
+/** What a warm child may prepare before its task: the connection and the provider's client. */
+export interface SwarmPrepare {
+  readonly provider?: string;
+  readonly base_url?: string;
+  /** The parent runs an extension host: the child will too (load its modules). */
+  readonly extensions?: boolean;
+}
+
+export type ParentMessage = ({ readonly type: "task" } & SwarmTask) | ({ readonly type: "prepare" } & SwarmPrepare) | { readonly type: "cancel" };
 
 export type ChildMessage =
   | { readonly type: "started"; readonly session_id: string; readonly session_path?: string }
@@ -137,12 +149,13 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** Validates the parent's first line; errors name the field at fault. */
+/** Validates a line from the parent; errors name the field at fault. */
 export function parseParentLine(line: string): Parsed<ParentMessage> {
   const parsed = record(line);
   if (!parsed.ok) return parsed;
   const m = parsed.message;
   if (m.type === "cancel") return { ok: true, message: { type: "cancel" } };
+  if (m.type === "prepare") return { ok: true, message: { type: "prepare", provider: optionalString(m.provider), base_url: optionalString(m.base_url), extensions: m.extensions === true } };
   if (m.type !== "task") return { ok: false, error: `unknown message type ${JSON.stringify(m.type)}` };
   for (const field of ["agent_id", "agent_run_id", "parent_session_id", "prompt", "cwd"] as const) {
     if (typeof m[field] !== "string") return { ok: false, error: `task: ${field} must be a string` };

@@ -31,6 +31,8 @@ export interface RunRecord {
   readonly error?: string;
   /** How many runs this agent had (1 for the first; a resume adds one). */
   readonly runs?: number;
+  /** The latest run was handed to the warm spare (warm.ts) instead of a child spawned for it. */
+  readonly warm?: boolean;
 }
 
 /** Records larger than this are not read back. */

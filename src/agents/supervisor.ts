@@ -13,18 +13,33 @@
  * Each run is recorded in $ZOT_HOME/agents/runs/<agent_id>.json (runs.ts).
  * A resume (request.resume, from resumable()) reuses the agent_id and the
  * child continues the recorded session file; it is reported like any run.
- * close() cancels every run and waits up to `graceMs` for them to return.
+ * close() cancels every run, retires the warm spare and waits up to
+ * `graceMs` for the runs to return and for children that already answered
+ * to finish their cleanup and exit.
+ *
+ * Warm spare (warm.ts, unless `warm: false`): observeParent() sees the
+ * parent's agent events; a `tool_use_start` of `agent` (the model begins
+ * writing a call; its arguments are still streaming) starts a spare if none
+ * is ready, on the next tick (after the stream handling of that moment). A
+ * run that never calls `agent` starts none. A call takes the spare if one
+ * is alive, else spawns its own child (a spare scheduled but not started
+ * yet is then dropped); at most one spare exists.
+ * A call's result is returned as soon as the child answered; a resume of
+ * that agent waits for its child's exit first (exitedAgent).
  */
 import { join } from "node:path";
 import type { AgentEvent } from "../agent/events.ts";
-import { runChild, type ChildResult } from "./child.ts";
-import type { SubagentStatus, SwarmTask } from "./protocol.ts";
+import { startChild, swarmChildCommand, type ChildResult } from "./child.ts";
+import type { SubagentStatus, SwarmPrepare, SwarmTask } from "./protocol.ts";
+import { WarmSpare } from "./warm.ts";
 import { isLockedByOther } from "../session/lock.ts";
 import { readRunRecord, writeRunRecord, type RunRecord } from "./runs.ts";
 
 export const DEFAULT_MAX_CONCURRENT = 4;
 export const DEFAULT_AGENT_TIMEOUT_MS = 30 * 60 * 1000;
 export const SHUTDOWN_GRACE_MS = 2_000;
+/** The tool whose calls the supervisor runs (tool.ts AGENT_TOOL_NAME). */
+const AGENT_TOOL = "agent";
 
 export interface SubagentIdentity {
   readonly sessionId: string;
@@ -57,6 +72,10 @@ export interface SupervisorOptions {
   readonly onEvent?: (event: AgentEvent) => void;
   /** argv of a swarm child (default: this zot's swarm-child). */
   readonly command?: readonly string[];
+  /** false: no warm spare (every call spawns its child). Default true. */
+  readonly warm?: boolean;
+  /** What a warm spare prepares (the parent's provider and base URL, whether it has extensions). */
+  readonly prepare?: SwarmPrepare;
 }
 
 export interface SubagentRequest {
@@ -90,12 +109,45 @@ export class AgentSupervisor {
   readonly #waiting: (() => void)[] = [];
   readonly #running = new Map<string, { readonly agentId: string; readonly abort: AbortController; readonly done: Promise<unknown> }>();
   readonly #listeners = new Set<(event: AgentEvent) => void>();
+  /** Children that answered and are finishing (cleanup, exit), by agent_id. */
+  readonly #exiting = new Map<string, Promise<void>>();
+  readonly #spare: WarmSpare | undefined;
+  #spareTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
     this.maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT));
     this.timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS);
     if (options.onEvent !== undefined) this.#listeners.add(options.onEvent);
+    this.#spare =
+      options.warm === false ? undefined : new WarmSpare({ command: options.command ?? swarmChildCommand(), cwd: options.settings.cwd, prepare: options.prepare ?? {} });
+  }
+
+  /** The warm spare (undefined with `warm: false`). */
+  get spare(): WarmSpare | undefined {
+    return this.#spare;
+  }
+
+  /** The parent's own agent events: when to have a warm spare (see the contract above). */
+  observeParent(event: AgentEvent): void {
+    if (event.type !== "tool_use_start" || event.name !== AGENT_TOOL) return;
+    if (this.#spare === undefined || this.#spare.ready || this.#spareTimer !== undefined) return;
+    this.#spareTimer = setTimeout(() => {
+      this.#spareTimer = undefined;
+      this.#spare?.ensure();
+    }, 0);
+  }
+
+  /** The spare for a call; one scheduled but not started yet is dropped (the call starts its own child, no warm-up to duplicate). */
+  #takeSpare(): ReturnType<WarmSpare["take"]> {
+    clearTimeout(this.#spareTimer);
+    this.#spareTimer = undefined;
+    return this.#spare?.take();
+  }
+
+  /** Resolves once the child of `agentId`'s last run has exited (at once when none is finishing). */
+  async exitedAgent(agentId: string): Promise<void> {
+    await this.#exiting.get(agentId);
   }
 
   /** The event stream a UI can follow (subagent_start / subagent_event / subagent_stop). Returns the unsubscribe. */
@@ -206,6 +258,7 @@ export class AgentSupervisor {
       ...(request.resume?.session_path !== undefined ? { resume_session: request.resume.session_path } : {}),
     };
     const runs = (request.resume?.runs ?? (request.resume !== undefined ? 1 : 0)) + 1;
+    const spawned = this.#takeSpare();
     const started = new Date();
     const record = (status: SubagentStatus | "running", extra: Partial<ChildResult> = {}): boolean =>
       writeRunRecord(join(zotHome, "agents", "runs"), {
@@ -223,6 +276,7 @@ export class AgentSupervisor {
         ...((extra.sessionPath ?? request.resume?.session_path) !== undefined ? { session_path: extra.sessionPath ?? request.resume?.session_path } : {}),
         ...(extra.error !== undefined ? { error: extra.error } : {}),
         runs,
+        ...(spawned !== undefined ? { warm: true } : {}),
       });
     record("running");
     this.#options.observer?.start(identity);
@@ -235,13 +289,19 @@ export class AgentSupervisor {
       description: request.description,
       ...(request.agent !== undefined ? { agent: request.agent } : {}),
     });
-    const result = await runChild({
+    const child = startChild({
       task,
       signal,
       timeoutMs: this.timeoutMs,
       command: this.#options.command,
+      ...(spawned !== undefined ? { spawned } : {}),
       onEvent: (event) => this.#emit({ type: "subagent_event", agent_id: agentId, agent_run_id: agentRunId, event }),
     });
+    const exiting = child.exited.then(() => {
+      if (this.#exiting.get(agentId) === exiting) this.#exiting.delete(agentId);
+    });
+    this.#exiting.set(agentId, exiting);
+    const result = await child.result;
     record(result.status, result);
     this.#options.observer?.stop(identity, result.status, result.status === "completed" ? undefined : result.error);
     this.#emit({
@@ -257,13 +317,20 @@ export class AgentSupervisor {
     return { ...result, agentId, agentRunId };
   }
 
-  /** Cancels every run and waits for them to return, at most `graceMs`. */
+  /** Cancels every run, retires the spare, and waits for the runs and finishing children, at most `graceMs`. */
   async close(graceMs: number = SHUTDOWN_GRACE_MS): Promise<void> {
     const runs = [...this.#running.values()];
     for (const run of runs) run.abort.abort();
-    if (runs.length === 0) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.all(runs.map((run) => run.done)), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    clearTimeout(this.#spareTimer);
+    this.#spareTimer = undefined;
+    const spare = this.#spare?.close();
+    const waits = [...runs.map((run) => run.done), ...this.#exiting.values()];
+    if (waits.length > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // Runs return and answered children exit; what is left past the grace, the process-tree guard ends.
+      await Promise.race([Promise.all(waits).then(() => Promise.all([...this.#exiting.values()])), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    await spare;
   }
 }

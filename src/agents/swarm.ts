@@ -2,8 +2,9 @@
  * What a parent run needs for subagents, built from its settings: the
  * agent definitions (warnings reported through `warn`), the supervisor and
  * the `agent` tool. The mode registers the tool, forwards the supervisor's
- * events to its output and closes the supervisor at cleanup (before the
- * extensions stop).
+ * events to its output, shows it the parent's own agent events
+ * (supervisor.observeParent: when to start a warm spare) and closes the
+ * supervisor at cleanup (before the extensions stop).
  */
 import { join, resolve } from "node:path";
 import type { AgentEvent } from "../agent/events.ts";
@@ -11,6 +12,7 @@ import { discoverAgentDefinitions, type AgentDefinition, type ExtensionAgentSour
 import { AgentSupervisor, type ChildSettings, type SwarmObserver } from "./supervisor.ts";
 import { createAgentTool } from "./tool.ts";
 import type { Tool } from "../tools/types.ts";
+import type { SwarmPrepare } from "./protocol.ts";
 
 export interface SwarmSetup {
   readonly cwd: string;
@@ -26,6 +28,9 @@ export interface SwarmSetup {
   readonly timeoutMs?: number;
   readonly parentSessionId: () => string;
   readonly observer?: SwarmObserver;
+  /** What a warm spare prepares (supervisor.ts); `warm: false` turns the spare off. */
+  readonly prepare?: SwarmPrepare;
+  readonly warm?: boolean;
   readonly onEvent: (event: AgentEvent) => void;
   readonly warn: (line: string) => void;
 }
@@ -39,12 +44,17 @@ export interface Swarm {
 export function createSwarm(setup: SwarmSetup): Swarm {
   const found = discoverAgentDefinitions({ cwd: setup.cwd, zotHome: setup.zotHome, extensions: setup.extensionAgents });
   for (const warning of found.warnings) setup.warn(`zot: warning: ${warning}\n`);
+  const inherited = setup.settings;
   const supervisor = new AgentSupervisor({
     settings: {
-      ...setup.settings,
+      ...inherited,
       cwd: setup.cwd,
-      ext: setup.settings.ext.map((dir) => resolve(dir)),
+      ext: inherited.ext.map((dir) => resolve(dir)),
       ...(setup.sessions ? { sessions_root: join(setup.zotHome, "agents", "sessions") } : {}),
+      // May be a getter (the parent's trust decision can come after setup): a spread would freeze it, so read it per task.
+      get trust_project() {
+        return inherited.trust_project;
+      },
     },
     zotHome: setup.zotHome,
     parentSessionId: setup.parentSessionId,
@@ -52,6 +62,8 @@ export function createSwarm(setup: SwarmSetup): Swarm {
     timeoutMs: setup.timeoutMs,
     observer: setup.observer,
     onEvent: setup.onEvent,
+    ...(setup.prepare !== undefined ? { prepare: setup.prepare } : {}),
+    ...(setup.warm !== undefined ? { warm: setup.warm } : {}),
   });
   const tool = createAgentTool({ supervisor, definitions: found.definitions, allowedTools: setup.allowedTools });
   return { supervisor, tool, definitions: found.definitions };

@@ -6,7 +6,9 @@
  * (supervisor.resumable() says why it cannot: an error result); the child's usage is
  * the outcome's `usage` (the agent loop adds it to the session's totals).
  * Calls of one model message run concurrently (the tool is concurrency-safe;
- * the supervisor bounds how many children run at once).
+ * the supervisor bounds how many children run at once). Its definition is
+ * short (AGENT_TOOL_DESCRIPTION, a few words per argument): it is on by
+ * default and sent with every request.
  *
  * `agent` names a definition (definitions.ts): its body becomes the child's
  * system prompt, its tools / model apply unless the call gives its own.
@@ -34,18 +36,27 @@ const AgentArgs = v.object({
   resume: v.optional(v.string("expected a string")),
 });
 
-const SCHEMA: Readonly<Record<string, unknown>> = {
-  type: "object",
-  properties: {
-    description: { type: "string", description: "A few words saying what the subagent does (shown to the user)." },
-    prompt: { type: "string", description: "The complete task for the subagent. It sees nothing of this conversation." },
-    agent: { type: "string", description: "Name of an agent definition to use (listed in the tool description)." },
-    tools: { type: "array", items: { type: "string" }, description: "Built-in tools the subagent may use (subset of read, write, edit, bash)." },
-    model: { type: "string", description: "Model for the subagent (default: this conversation's)." },
-    resume: { type: "string", description: "agent_id of an earlier subagent to continue; prompt is the follow-up." },
-  },
-  required: ["description", "prompt"],
-};
+/**
+ * Sent with every request (test/modes/tool-descriptions.test.ts bounds it):
+ * a few words per argument, the rest is in docs/agents.md. `agent` is in the
+ * schema only when there are definitions to name.
+ */
+export const AGENT_TOOL_DESCRIPTION = "Run a self-contained task in a subagent (fresh context, same tools); returns its final answer.";
+
+function agentToolSchema(withDefinitions: boolean): Readonly<Record<string, unknown>> {
+  return {
+    type: "object",
+    properties: {
+      description: { type: "string", description: "3-5 words" },
+      prompt: { type: "string" },
+      ...(withDefinitions ? { agent: { type: "string", description: "a listed definition" } } : {}),
+      tools: { type: "array", items: { type: "string" } },
+      model: { type: "string" },
+      resume: { type: "string", description: "agent_id to continue" },
+    },
+    required: ["description", "prompt"],
+  };
+}
 
 export interface AgentToolOptions {
   readonly supervisor: AgentSupervisor;
@@ -54,19 +65,14 @@ export interface AgentToolOptions {
   readonly allowedTools: readonly string[];
 }
 
-export function agentToolDescription(definitions: readonly AgentDefinition[], maxConcurrent: number): string {
-  const lines = [
-    "Run a task in a subagent: a separate zot with a fresh context, the same extensions and guards, and its own tools. " +
-      "It returns the subagent's final answer. Give it a complete, self-contained prompt. " +
-      `Several agent calls in one message run in parallel (at most ${maxConcurrent} at a time).`,
-  ];
-  if (definitions.length > 0) {
-    lines.push("", "Agent definitions (pass the name as `agent`):");
-    for (const definition of definitions.slice(0, MAX_LISTED_DEFINITIONS)) {
-      lines.push(`- ${definition.name}: ${(definition.description ?? "(no description)").replace(/\s+/g, " ")}`);
-    }
-    if (definitions.length > MAX_LISTED_DEFINITIONS) lines.push(`- … and ${definitions.length - MAX_LISTED_DEFINITIONS} more`);
+/** The tool's description: the short text, then (only when there are any) the definitions the model may name as `agent`. */
+export function agentToolDescription(definitions: readonly AgentDefinition[]): string {
+  if (definitions.length === 0) return AGENT_TOOL_DESCRIPTION;
+  const lines = [AGENT_TOOL_DESCRIPTION, "", "Agent definitions (`agent`):"];
+  for (const definition of definitions.slice(0, MAX_LISTED_DEFINITIONS)) {
+    lines.push(`- ${definition.name}: ${(definition.description ?? "(no description)").replace(/\s+/g, " ")}`);
   }
+  if (definitions.length > MAX_LISTED_DEFINITIONS) lines.push(`- … and ${definitions.length - MAX_LISTED_DEFINITIONS} more`);
   return lines.join("\n");
 }
 
@@ -80,6 +86,8 @@ async function runAgent(args: Readonly<Record<string, unknown>>, ctx: ToolContex
   const call = parsed.value;
   let resume: RunRecord | undefined;
   if (call.resume !== undefined && call.resume.trim() !== "") {
+    // Its last child may still be finishing (it answered; its session file is closed at its exit).
+    await options.supervisor.exitedAgent(call.resume.trim());
     const found = options.supervisor.resumable(call.resume.trim());
     if (!found.ok) return textOutcome(`agent: cannot resume: ${found.error}`, true);
     resume = found.record;
@@ -133,8 +141,8 @@ async function runAgent(args: Readonly<Record<string, unknown>>, ctx: ToolContex
 export function createAgentTool(options: AgentToolOptions): Tool {
   return {
     name: AGENT_TOOL_NAME,
-    description: agentToolDescription(options.definitions, options.supervisor.maxConcurrent),
-    schema: SCHEMA,
+    description: agentToolDescription(options.definitions),
+    schema: agentToolSchema(options.definitions.length > 0),
     // Extensions written for the original may have their own `agent` tool: theirs wins.
     yieldsToExtension: true,
     execute: (args, ctx) => runAgent(args, ctx, options),

@@ -48,7 +48,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "cwd", kind: "string", value: "dir", description: "working directory (default: current)" },
   { name: "max-steps", kind: "string", value: "n", description: "maximum model steps per prompt (default 50)" },
   { name: "auto-compact", kind: "string", value: "share|off", description: "compact when context use passes this share of the window (default 0.85)" },
-  { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools (read, write, edit, bash)" },
+  { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools (read, write, edit, bash, agent)" },
   { name: "no-tools", kind: "boolean", description: "no built-in tools" },
   { name: "jail", kind: "boolean", description: "confine tools to the working directory (bash in an OS sandbox)" },
   { name: "no-yolo", kind: "boolean", description: "ask before each tool call (interactive only)" },

@@ -25,7 +25,7 @@ const FIELD_SCHEMAS = {
   auto_compact: v.union([v.pipe(v.number(), v.minValue(0.05), v.maxValue(1)), v.literal(false)], "expected a number between 0.05 and 1, or false"),
   /** How long extensions get to say hello and ready at startup, in ms. */
   ext_ready_timeout_ms: v.pipe(v.number("expected a number of milliseconds"), v.integer("expected a whole number of milliseconds"), v.minValue(1, "expected a positive number of milliseconds")),
-  /** The `agent` tool (subagents, docs/agents.md) is offered to the model. */
+  /** The `agent` tool (subagents, docs/agents.md) is offered to the model; default true, false turns it off. */
   agents: v.boolean("expected true or false"),
   /** How many subagents run at once (1-32). */
   agents_max_concurrent: v.pipe(v.number("expected a number"), v.integer("expected a whole number"), v.minValue(1, "expected at least 1"), v.maxValue(32, "expected at most 32")),

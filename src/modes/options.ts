@@ -3,7 +3,9 @@
  * --reasoning (low|medium|high, case-insensitive, "" = unset), --max-steps
  * (positive integer, default 50), --auto-compact (a share of the context
  * window in [0.05, 1], or off), --tools / --no-tools (every --tools name
- * must be a selectable built-in: read, write, edit, bash), and the session
+ * must be a selectable built-in: read, write, edit, bash, or agent — the
+ * subagent tool, which --no-tools and a --tools list without it leave out),
+ * and the session
  * flags (which one applies; --no-session with another session flag is a
  * contradiction). Pure: every problem is a UsageError (exit 2), nothing is
  * read from disk.
@@ -76,7 +78,8 @@ export function parseToolSelection(flags: Pick<MainFlags, "tools" | "noTools">):
     .split(",")
     .map((name) => name.trim())
     .filter((name) => name !== "");
-  const valid: readonly string[] = FILE_AND_SHELL_TOOL_NAMES;
+  // "agent": the subagent tool (src/agents), on by default, kept by a --tools list only when named.
+  const valid: readonly string[] = [...FILE_AND_SHELL_TOOL_NAMES, "agent"];
   const unknown = only.filter((name) => !valid.includes(name));
   if (unknown.length > 0) {
     const names = unknown.map((name) => `"${name}"`).join(", ");

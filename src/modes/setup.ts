@@ -29,8 +29,8 @@
  *
  * The extension host is imported only when something could load: --ext
  * paths, or a non-hidden directory in ./.zot/extensions or
- * $ZOT_HOME/extensions (ext/scopes.ts; the host's own discovery then decides
- * what loads). Otherwise the run has no manager and no bridge (`extensions`
+ * $ZOT_HOME/extensions (extension-setup.ts, ext/scopes.ts; the host's own
+ * discovery then decides what loads). Otherwise the run has no manager and no bridge (`extensions`
  * is undefined), which is what both would amount to: no hooks, no tools, no
  * commands, no frames. With a manager, tools registered after startup join
  * the agent's registry and a stopped extension's tools leave it.
@@ -43,10 +43,11 @@
  * `launch` records the provider zot started with and its --api-key /
  * --base-url, which belong to that provider only (model switches).
  *
- * With config.json `agents: true` the run gets the `agent` tool and a swarm
- * supervisor (src/agents, docs/agents.md; `swarm`); a swarm child
- * (`swarmChild`) never does, tags its notifications with agent_id and links
- * its session file to the parent conversation.
+ * Unless config.json has `agents: false` (or --no-tools, or a --tools list
+ * without `agent`) the run gets the `agent` tool and a swarm supervisor
+ * (src/agents, docs/agents.md; `swarm`); a swarm child (`swarmChild`) never
+ * does, tags its notifications with agent_id and links its session file to
+ * the parent conversation.
  *
  * MCP servers start beside the extensions once the trust decision for
  * ./.zot/mcp.json is in; their tools join the registry as each becomes
@@ -59,7 +60,6 @@
  * Every acquired resource registers its release with the given Cleanup at
  * once, so a failure mid-way leaves no process or open file behind.
  */
-import { resolve } from "node:path";
 import { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { CompactionObserver } from "../agent/compaction.ts";
@@ -74,7 +74,6 @@ import type { ExtensionBridge, PermissionPolicy } from "../ext/bridge.ts";
 import type { ExtensionConnection } from "../ext/connection.ts";
 import type { ExtensionUI } from "../ext/host.ts";
 import type { ExtensionManager } from "../ext/manager.ts";
-import { mayFindExtensions } from "../ext/scopes.ts";
 import type { Skill } from "../skills/index.ts";
 import {
   createClient,
@@ -82,14 +81,14 @@ import {
   missingKeyClient,
   preconnect,
   type ProviderName,
-  type ResolvedModel,
 } from "../providers/index.ts";
 import { ToolRegistry, builtinTools } from "../tools/index.ts";
 import type { Cleanup } from "./cleanup.ts";
 import { parseReasoning, type HeadlessOptions } from "./options.ts";
 import { openHeadlessSession, type HeadlessSession } from "./session-setup.ts";
 import { resolveProvider, resolveWorkingDirectory } from "./provider-setup.ts";
-import { createRunSwarm } from "./swarm-setup.ts";
+import { createRunSwarm, wantsSwarm } from "./swarm-setup.ts";
+import { startRunExtensions } from "./extension-setup.ts";
 import { joinMcpTools, mayHaveMcpServers, startRunMcp, type RunMcp } from "./mcp-setup.ts";
 import { type ProjectTrust, type TrustChoice, runProjectTrust, trustedDiscovery } from "./project-trust.ts";
 import type { ProjectTrustStatus } from "../trust/index.ts";
@@ -119,7 +118,7 @@ export interface HeadlessRuntime {
   readonly launch: LaunchProvider;
   /** Interactive mode only: true when no provider had a key (the agent's client fails every call until /login). */
   readonly credentialMissing: boolean;
-  /** Subagents (config.json `agents: true`, not in a swarm child): the supervisor whose events a UI follows. */
+  /** Subagents (unless config.json `agents: false`; never in a swarm child): the supervisor whose events a UI follows. */
   readonly swarm: Swarm | undefined;
   /** The project-trust gate of this run (its decision also covers ./.zot/mcp.json: `includeProject()`). */
   readonly projectTrust: ProjectTrust;
@@ -176,11 +175,6 @@ export interface HeadlessSetupInput {
   readonly swarmChild?: SwarmChildSetup;
 }
 
-function reportExtensionProblems(manager: ExtensionManager, warn: (text: string) => void): void {
-  for (const error of manager.discovery?.manifestErrors ?? []) warn(`zot: warning: ${error.message}\n`);
-  for (const error of manager.loadErrors) warn(`zot: warning: ${error.message}\n`);
-}
-
 /** The built-ins and the skill tool; extension tools join in setupHeadless. */
 async function toolRegistry(options: HeadlessOptions, skills: readonly Skill[]): Promise<ToolRegistry> {
   const registry = new ToolRegistry(builtinTools({ only: options.tools.only, none: options.tools.none }));
@@ -202,33 +196,6 @@ async function discoverRunSkills(flags: MainFlags, cwd: string, paths: ZotPaths,
   });
   for (const warning of found.warnings) warn(`zot: warning: ${warning}\n`);
   return found.skills;
-}
-
-interface ExtensionStart {
-  readonly flags: MainFlags;
-  readonly cwd: string;
-  readonly paths: ZotPaths;
-  readonly resolved: ResolvedModel;
-  readonly warn: (text: string) => void;
-  readonly ui: ExtensionUI | undefined;
-  readonly config: ZotConfig;
-  readonly trust: ProjectTrust;
-}
-
-/** Imports the host, then creates the manager; start() is the caller's. */
-async function createManager(input: ExtensionStart): Promise<ExtensionManager> {
-  const [{ ExtensionManager, extensionReadyTimeout }, { headlessExtensionUI }] = await Promise.all([import("../ext/manager.ts"), import("../ext/host.ts")]);
-  return new ExtensionManager({
-    readyTimeoutMs: extensionReadyTimeout(input.config.ext_ready_timeout_ms),
-    paths: input.paths,
-    cwd: input.cwd,
-    provider: input.resolved.provider,
-    model: input.resolved.model.id,
-    explicit: input.flags.ext.map((dir) => resolve(dir)),
-    noDiscovery: input.flags.noExt,
-    ui: input.ui ?? headlessExtensionUI((text) => input.warn(text)),
-    projectGate: (report) => input.trust.decide(report),
-  });
 }
 
 /** The confirm gate alone, for a run without an extension bridge (which otherwise applies it). */
@@ -263,38 +230,11 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   // Connection setup (DNS, TCP, TLS) overlaps the rest of the setup.
   preconnect(resolved.baseUrl);
 
-  let managerCreated: Promise<ExtensionManager> | undefined;
-  let extensionsStarted: Promise<void> = Promise.resolve();
-  /** Set once cleanup began: a startup that ends because zot is leaving reports nothing. */
-  let leaving = false;
   const interactive = input.interactive !== undefined;
   const permissions = input.interactive?.permissions;
   const trust = runProjectTrust(input, cwd, paths);
-  if (interactive || mayFindExtensions({ cwd, globalDir: paths.extensions, explicit: flags.ext, noDiscovery: flags.noExt })) {
-    const created = createManager({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config, trust });
-    const started = created.then((manager) => manager.start());
-    managerCreated = created;
-    // Problems are reported once startup finished (the bound passed for a silent extension), whoever waits.
-    extensionsStarted = started.then(
-      async () => {
-        if (leaving) return;
-        const manager = await created;
-        const report = input.interactive?.onExtensionProblems;
-        if (report === undefined) reportExtensionProblems(manager, warn);
-        else report([...(manager.discovery?.manifestErrors ?? []), ...manager.loadErrors]);
-      },
-      (err: unknown) => {
-        if (!leaving) warn(`zot: warning: extensions could not start: ${errorMessage(err)}\n`);
-      },
-    );
-    cleanup.add(async () => {
-      leaving = true;
-      // Stops extensions still starting at once; no need to wait out their bound.
-      const manager = await created.catch(() => undefined);
-      await manager?.shutdown();
-      await started.catch(() => undefined);
-    });
-  }
+  const runExtensions = startRunExtensions({ flags, cwd, paths, resolved, warn, ui: input.extensionUI, config, trust, interactive: input.interactive }, cleanup);
+  const { created: managerCreated, started: extensionsStarted } = runExtensions;
 
   // MCP servers start in the background; the MCP client is imported only when a config exists or --mcp was given.
   const mcp: Promise<RunMcp | undefined> = mayHaveMcpServers(flags, cwd, paths)
@@ -346,7 +286,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     extensions = { manager, bridge };
   }
   const bridge = extensions?.bridge;
-  const swarm = child === undefined && config.agents === true ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager, trust }) : undefined;
+  const swarm = child === undefined && wantsSwarm(config, options) ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager, trust }) : undefined;
 
   const tools = await toolRegistry(options, await skillsFound);
   if (swarm !== undefined) {
@@ -378,10 +318,12 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     jailRoot: flags.jail ? cwd : undefined,
     allowInteractive: interactive,
     onEvent:
-      bridge === undefined
+      bridge === undefined && swarm === undefined
         ? input.onEvent
         : (event) => {
-            bridge.observe(event);
+            bridge?.observe(event);
+            // When to start a warm subagent; not while an extension's `agent` tool replaces ours.
+            if (swarm !== undefined && tools.get(swarm.tool.name) === swarm.tool) swarm.supervisor.observeParent(event);
             input.onEvent(event);
           },
     persistence: session.persistence,
@@ -414,7 +356,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     manager.joinListeners.add(joined);
     void extensionsStarted.then(() => {
       manager.joinListeners.delete(joined);
-      if (!leaving) bridge.sessionStart();
+      if (!runExtensions.leaving()) bridge.sessionStart();
     });
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }

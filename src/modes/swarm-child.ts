@@ -7,19 +7,24 @@
  * linked to the parent's and lives under the task's sessions root, no
  * `agent` tool, the parent's project-trust decision; a resume task continues its `resume_session` file), waits for extensions, runs the prompt and reports every
  * agent event, then one `result` line, then cleans up and exits 0.
+ * A warm child (spawned before its task is known, src/agents/warm.ts) gets
+ * a `prepare` line first: it preconnects to the provider and loads its
+ * client while it waits (its modules are loaded by then); EOF, `cancel` or
+ * SIGINT / SIGTERM / SIGHUP before a task end it with exit 0 and no output.
  * A `cancel` line, EOF on stdin (the parent is gone) or SIGINT / SIGTERM /
  * SIGHUP abort the run; the result is then `cancelled`. A task line that is
  * missing or invalid: a `result` with status failed naming the problem, exit 2.
  * stdout carries nothing but protocol lines; warnings go to stderr.
  */
 import { eventJson, isUiOnlyEvent, type AgentEvent } from "../agent/events.ts";
-import { encodeLine, parseParentLine, type ChildMessage, type SubagentStatus, type SwarmTask } from "../agents/protocol.ts";
+import { encodeLine, parseParentLine, type ChildMessage, type SubagentStatus, type SwarmPrepare, type SwarmTask } from "../agents/protocol.ts";
 import { errorMessage } from "../common/errors.ts";
 import { guardProcessTree } from "../common/process-tree.ts";
 import { queueStderr } from "../common/stderr.ts";
 import { flushStdout, writeStdoutText } from "../common/stdout.ts";
 import { LineReader } from "../common/line-reader.ts";
 import { parseMainFlags } from "../cli/flags.ts";
+import { warmUpProvider } from "../providers/index.ts";
 import { Cleanup } from "./cleanup.ts";
 import { runAgentPrompt } from "./commands.ts";
 import { waitForExtensions } from "./extension-wait.ts";
@@ -65,15 +70,25 @@ function taskArgv(task: SwarmTask): string[] {
   return argv;
 }
 
-/** Reads stdin lines: resolves the first; afterwards `cancel` lines and EOF call onCancel. */
-function readParent(onCancel: () => void): Promise<string | undefined> {
+/**
+ * Reads stdin lines: resolves the first one that is not a leading `prepare`
+ * (that one goes to onPrepare); afterwards `cancel` lines and EOF call onCancel.
+ */
+function readParent(onPrepare: (prepare: SwarmPrepare) => void, onCancel: () => void): Promise<string | undefined> {
   let resolveFirst: (line: string | undefined) => void = () => {};
   const first = new Promise<string | undefined>((resolve) => (resolveFirst = resolve));
   let seenFirst = false;
+  let seenPrepare = false;
   const reader = new LineReader(
     {
       line: (text) => {
         if (!seenFirst) {
+          const early = seenPrepare ? undefined : parseParentLine(text);
+          if (early?.ok === true && early.message.type === "prepare") {
+            seenPrepare = true;
+            onPrepare(early.message);
+            return;
+          }
           seenFirst = true;
           resolveFirst(text);
           return;
@@ -100,6 +115,13 @@ function readParent(onCancel: () => void): Promise<string | undefined> {
   return first;
 }
 
+/** What a warm child can do before its task (all best effort): the provider connection and the modules setup would import. */
+async function warmUp(prepare: SwarmPrepare): Promise<void> {
+  const modules: Promise<unknown>[] = [warmUpProvider(prepare.provider, prepare.base_url), import("../skills/index.ts")];
+  if (prepare.extensions === true) modules.push(import("../ext/manager.ts"), import("../ext/host.ts"), import("../ext/bridge.ts"));
+  await Promise.all(modules.map((loading) => loading.catch(() => undefined)));
+}
+
 function visibleText(event: AgentEvent): string | undefined {
   if (event.type !== "assistant_message") return undefined;
   const text = event.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
@@ -111,8 +133,25 @@ export async function runSwarmChild(): Promise<number> {
   const signals = watchSignals();
   const cancel = new AbortController();
   signals.signal.addEventListener("abort", () => cancel.abort(), { once: true });
-  const firstLine = await readParent(() => cancel.abort());
+  let prepared = false;
+  // A signal before the task (a spare being ended) counts as no task.
+  const signalled = new Promise<undefined>((resolve) => cancel.signal.addEventListener("abort", () => resolve(undefined), { once: true }));
+  const firstLine = await Promise.race([
+    readParent(
+      (prepare) => {
+        prepared = true;
+        void warmUp(prepare);
+      },
+      () => cancel.abort(),
+    ),
+    signalled,
+  ]);
   const parsed = firstLine === undefined ? { ok: false as const, error: "no task line on stdin" } : parseParentLine(firstLine);
+  // A warm child the parent retires (EOF, cancel or a signal before any task) leaves quietly.
+  if (prepared && (firstLine === undefined || (parsed.ok && parsed.message.type === "cancel"))) {
+    signals.stop();
+    return 0;
+  }
   if (!parsed.ok || parsed.message.type !== "task") {
     send({ type: "result", status: "failed", text: "", error: `swarm-child: ${parsed.ok ? "the first line must be a task" : parsed.error}`, usage: NO_USAGE });
     await flushStdout();

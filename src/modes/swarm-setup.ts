@@ -1,12 +1,15 @@
 /**
- * The swarm of a parent run (config.json `agents: true`): the supervisor and
+ * The swarm of a parent run (wantsSwarm: on unless config.json `agents:
+ * false`, --no-tools or a --tools list without `agent`): the supervisor and
  * the `agent` tool (src/agents, docs/agents.md), given the run's settings so
  * a child starts like its parent, the agent definitions shipped by loaded
  * extensions and bundles, and the bridge's subagent_start / subagent_stop.
- * ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. Agent
- * definitions from project manifests count only when the project is trusted;
- * a child inherits the parent's project-trust decision (`trust_project`, read
- * when the child starts).
+ * ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms;
+ * ZOT_AGENT_WARM=0 turns the warm spare off (the benchmark's before/after).
+ * Agent definitions from project manifests count only when the project is
+ * trusted; a child inherits the parent's project-trust decision
+ * (`trust_project`, read when the child gets its task: also for a warm spare,
+ * which loads no extension before that).
  */
 import { resolve } from "node:path";
 import type { Swarm } from "../agents/index.ts";
@@ -19,6 +22,12 @@ import { FILE_AND_SHELL_TOOL_NAMES } from "../tools/index.ts";
 import type { HeadlessSession } from "./session-setup.ts";
 import { type ProjectTrust, trustedDiscovery } from "./project-trust.ts";
 import type { HeadlessSetupInput } from "./setup.ts";
+import type { HeadlessOptions } from "./options.ts";
+
+/** Subagents are on unless config.json says `agents: false`, --no-tools is given, or a --tools list leaves `agent` out. */
+export function wantsSwarm(config: ZotConfig, options: HeadlessOptions): boolean {
+  return config.agents !== false && !options.tools.none && (options.tools.only?.includes("agent") ?? true);
+}
 
 /** The supervisor and `agent` tool of a parent run (src/agents); ZOT_AGENT_TIMEOUT_MS wins over config.json agent_timeout_ms. */
 export async function createRunSwarm(
@@ -58,7 +67,7 @@ export async function createRunSwarm(
         return run.trust.decided;
       },
     },
-    allowedTools: options.tools.none ? [] : (options.tools.only ?? FILE_AND_SHELL_TOOL_NAMES),
+    allowedTools: options.tools.none ? [] : (options.tools.only?.filter((name) => name !== "agent") ?? FILE_AND_SHELL_TOOL_NAMES),
     sessions: options.session.kind !== "none",
     maxConcurrent: run.config.agents_max_concurrent,
     timeoutMs: Number.isSafeInteger(envTimeout) && envTimeout > 0 ? envTimeout : run.config.agent_timeout_ms,
@@ -69,6 +78,9 @@ export async function createRunSwarm(
         : { start: (identity) => bridge.subagentStart(identity), stop: (identity, status, error) => bridge.subagentStop(identity, status, error) },
     onEvent: input.onEvent,
     warn: input.warn,
+    // The warm spare (src/agents/warm.ts) connects to the parent's provider and, with a host here, loads the host's modules.
+    prepare: { provider: run.resolved.provider, base_url: run.resolved.baseUrl, extensions: run.manager !== undefined },
+    warm: process.env.ZOT_AGENT_WARM !== "0",
   });
 }
 

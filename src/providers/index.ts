@@ -2,7 +2,8 @@
  * The providers area's public surface: pick a provider + model + base URL
  * (`resolveModel`), build a streaming client (`createClient`), plus the
  * catalog, credential helpers and the shared types, and `preconnect` (warm
- * up the connection to a base URL while the caller does other setup).
+ * up the connection to a base URL while the caller does other setup;
+ * `warmUpProvider` also loads the dialect client ahead of the first call).
  * Importing this module does no work; the concrete clients are loaded on the
  * first stream call of their dialect and kept for the client's life.
  */
@@ -140,6 +141,25 @@ export function preconnect(baseUrl: string, env: Readonly<Record<string, string 
 }
 
 type Dialect = "anthropic" | "responses" | "chat";
+
+/**
+ * Best effort, for a process that will call `provider` soon but does not
+ * know the request yet (a warm subagent, src/agents): preconnect(baseUrl)
+ * and load the provider's dialect client module(s), so the first request
+ * pays for neither. Never throws; an unknown provider only preconnects.
+ */
+export async function warmUpProvider(provider: string | undefined, baseUrl: string | undefined): Promise<void> {
+  const name = provider !== undefined && isProviderName(provider) ? provider : undefined;
+  const url = baseUrl || (name === undefined ? undefined : DEFAULT_BASE_URLS[name]);
+  if (url !== undefined) preconnect(url);
+  if (name === undefined) return;
+  try {
+    if (name === "anthropic") await import("./anthropic.ts");
+    else await Promise.all([import("./openai-chat.ts"), ...(name === "openai" ? [import("./openai-responses.ts")] : [])]);
+  } catch {
+    // the request will report it
+  }
+}
 
 export function createClient(options: CreateClientOptions): ProviderClient {
   const baseUrl = options.baseUrl || DEFAULT_BASE_URLS[options.provider];

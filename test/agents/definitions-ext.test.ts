@@ -18,7 +18,6 @@ afterAll(removeTempDirs);
 let env: ModeEnv;
 beforeEach(() => {
   env = createModeEnv();
-  writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: true }));
 });
 afterEach(async () => {
   await env.dispose();

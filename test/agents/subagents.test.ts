@@ -13,15 +13,14 @@ import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive } from "../support/processes.ts";
 import { removeTempDirs } from "../support/temp.ts";
-import { MODES_FIXTURES, createModeEnv, parseJsonLines, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { type Json, lifecycleExtension, recorded } from "./lifecycle.ts";
+import { MODES_FIXTURES, createModeEnv, parseJsonLines, requestMessages, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { type Json, lifecycleExtension, recorded, swarmChildrenOf } from "./lifecycle.ts";
 
 afterAll(removeTempDirs);
 
 let env: ModeEnv;
 beforeEach(() => {
   env = createModeEnv();
-  writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: true }));
 });
 afterEach(async () => {
   await env.dispose();
@@ -70,6 +69,11 @@ test("three parallel agent calls finishing out of order: results in the model's 
   // Each result is the child's answer and its agent_id (for `resume`).
   const answer = (text: string | undefined) => text?.replace(/\n\n\[agent_id: agent_[0-9a-f]{12}\]$/, "");
   expect([results.get("call_a"), results.get("call_b"), results.get("call_c")].map(answer)).toEqual(["answer A", "answer B", "answer C"]);
+  // The parent is offered `agent` (on by default); a child is not (one level of subagents).
+  expect(requestToolNames(env.server.requests[0])).toContain("agent");
+  const childRequests = env.server.requests.filter((request) => ["task A", "task B", "task C"].includes(firstUserText(request.body)));
+  expect(childRequests).toHaveLength(3);
+  for (const request of childRequests) expect(requestToolNames(request).sort()).toEqual(["bash", "edit", "read", "skill", "write"]);
 
   // Children ran concurrently and C finished first.
   const stops = events.filter((event) => event.type === "subagent_stop");
@@ -199,13 +203,8 @@ test("SIGTERM mid-run cancels every child: statuses cancelled, no child process 
     expect(childRequests()).toBe(2);
     const children = recorded(record).filter((frame) => frame.event === "subagent_start");
     expect(children).toHaveLength(2);
-    const pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("swarm-child");
-      } catch {
-        return false;
-      }
-    });
+    // This zot's children only (other tests' zots have swarm children too).
+    const pids = swarmChildrenOf(proc.pid);
     expect(pids.length).toBeGreaterThanOrEqual(2);
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);

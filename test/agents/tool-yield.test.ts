@@ -1,7 +1,7 @@
 /**
  * The built-in `agent` tool yields to an extension's tool of the same name
  * (an extension written for the original zot, which has no built-in
- * `agent`), end to end through dist/zot with `"agents": true`: the model is
+ * `agent`), end to end through dist/zot (subagents on by default): the model is
  * offered one `agent` tool, the extension's, and a call reaches the
  * extension; no subagent starts.
  */
@@ -16,7 +16,6 @@ afterAll(removeTempDirs);
 let env: ModeEnv;
 beforeEach(() => {
   env = createModeEnv();
-  writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: true }));
 });
 afterEach(async () => {
   await env.dispose();

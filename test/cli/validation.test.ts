@@ -69,7 +69,7 @@ describe("usage errors", () => {
     expect(help.stdout).toContain("zot rpc [flags]");
     expect(help.stdout).toContain("-p, --json and rpc are separate modes: give at most one.");
     expect(help.stdout).toContain('--append-system-prompt="- be brief"');
-    expect(help.stdout).toContain("only these built-in tools (read, write, edit, bash)");
+    expect(help.stdout).toContain("only these built-in tools (read, write, edit, bash, agent)");
     // Help wins over everything else on the line, conflicting modes included.
     expect((await env.run(["--json", "-p", "--help"])).code).toBe(0);
   });

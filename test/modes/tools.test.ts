@@ -44,7 +44,7 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("built-in tools over %s
 
     const requests = env.server.requests;
     expect(requests).toHaveLength(5);
-    expect(requestToolNames(requests[0]).sort()).toEqual(["bash", "edit", "read", "skill", "write"]);
+    expect(requestToolNames(requests[0]).sort()).toEqual(["agent", "bash", "edit", "read", "skill", "write"]);
     const write = toolResultsSent(requests[1]).get("call_w");
     const read = toolResultsSent(requests[2]).get("call_r");
     const edit = toolResultsSent(requests[3]).get("call_e");

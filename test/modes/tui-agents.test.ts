@@ -1,6 +1,6 @@
 /**
- * Subagents on the chat screen end to end (dist/zot in a real PTY, `"agents":
- * true`): while a subagent runs, the live region has a line for it (its
+ * Subagents on the chat screen end to end (dist/zot in a real PTY, subagents
+ * on by default): while a subagent runs, the live region has a line for it (its
  * agent id, description, elapsed time and the tool it runs now), gone once
  * it stopped; `/agents` lists it with its status and Enter shows its
  * details (ids, status, prompt) in a viewer. An extension's own `/agents`
@@ -19,7 +19,6 @@ afterAll(removeTempDirs);
 let env: ModeEnv;
 beforeEach(() => {
   env = createModeEnv();
-  writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: true }));
 });
 afterEach(async () => {
   await stopAllTuis();
@@ -71,12 +70,12 @@ test("a running subagent has a live line (name, elapsed, current tool); /agents 
   await tui.waitFor(() => rowsWith(tui.screen.screen(), "agent_run_id: run_").length === 0, "the viewer to close");
 }, TEST_MS);
 
-test("/agents without subagents says how to turn them on", async () => {
-  writeFileSync(join(env.home, "config.json"), JSON.stringify({}));
+test('/agents with "agents": false and no runs says subagents are off', async () => {
+  writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: false }));
   const tui = await startChat(env);
   tui.type("/agents");
   tui.press("enter");
-  await tui.waitForText('turn them on with "agents": true', "screen");
+  await tui.waitForText('they are off: "agents": false', "screen");
 }, TEST_MS);
 
 const AGENTS_EXTENSION = `

@@ -5,8 +5,8 @@
  * this directory's, newest first, at most MAX_LISTED; reading them replays
  * no event), each with its status. Enter opens a run's details (ids,
  * status, times, the current tool, the error, the prompt, the session file)
- * in a viewer on top (Esc goes back to the list). Without `"agents": true`
- * and no records: one line saying how to turn subagents on. An extension's
+ * in a viewer on top (Esc goes back to the list). With `"agents": false`
+ * and no records: one line saying subagents are off and where. An extension's
  * own `/agents` command wins over this one (yieldsToExtension).
  */
 import { join } from "node:path";
@@ -78,7 +78,7 @@ async function agentsCommand(host: CommandHost, live: readonly TrackedSubagent[]
   if (rows.length === 0) {
     host.chat.info(
       host.runtime.swarm === undefined
-        ? 'no subagents (turn them on with "agents": true in $ZOT_HOME/config.json)'
+        ? 'no subagents (they are off: "agents": false in $ZOT_HOME/config.json)'
         : "no subagents ran in this directory yet",
     );
     return;
