@@ -4,7 +4,10 @@
  * is on screen while the command still waits for a file the test creates;
  * the second appears once it exists), the finished call shows each output
  * line once and the model receives the whole output; Esc during a running
- * command stops the turn and the command long before it would end.
+ * command stops the turn and the command long before it would end; the
+ * Ctrl+O view opened while a command runs follows its output (at the
+ * bottom it sticks to the bottom, scrolled up it keeps its place) and says
+ * when the call finished.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
@@ -73,6 +76,49 @@ describe("tool calls", () => {
     tui.type("next");
     tui.press("enter");
     await tui.waitForText("fresh answer after the stop");
+    await waitIdle(tui);
+    expectNoClears(tui);
+  }, TEST_MS);
+
+  test("the Ctrl+O view follows a running command's output and says when it finished", async () => {
+    // Each step waits for a flag file the test creates, so every check happens while the command is known to run.
+    const command =
+      "printf 'view-%s\\n' begin; while [ ! -e a.flag ]; do sleep 0.05; done; seq -f 'view-row-%g' 1 60; while [ ! -e b.flag ]; do sleep 0.05; done; printf 'view-%s\\n' end";
+    env.server.enqueue({ type: "tool_calls", calls: [{ name: "bash", arguments: { command } }] }, { type: "text", text: "The viewer test is over." });
+    const tui = await startChat(env);
+    tui.type("run the long listing");
+    tui.press("enter");
+    await tui.waitForText("view-begin", "screen");
+    tui.press("ctrl+o");
+    await tui.waitForText("tool output · running: bash", "screen");
+    expect(rowsWith(tui.screen.screen(), /● bash · running…/).length).toBe(1);
+
+    // At the bottom: the view follows the output as it arrives (a snapshot would still show only view-begin).
+    writeFileSync(join(env.cwd, "a.flag"), "");
+    await tui.waitForText("view-row-60", "screen");
+    expect(busy(tui)).toBe(true);
+    expect(rowsWith(tui.screen.screen(), "tool output · running: bash").length).toBe(1);
+    const range = (): string | undefined => tui.screen.screen().map((row) => /tool output.*lines (\d+–\d+) of (\d+)/.exec(row)?.[1]).find((found) => found !== undefined);
+
+    // Scrolled up: it keeps its place while the output grows and the call finishes.
+    tui.press("pageup");
+    await tui.waitFor(() => rowsWith(tui.screen.screen(), "view-row-60").length === 0, "the view to scroll up");
+    const place = range();
+    expect(place).toBeDefined();
+    writeFileSync(join(env.cwd, "b.flag"), "");
+    await tui.waitForText("tool output · finished", "screen");
+    expect(range()).toBe(place);
+    expect(rowsWith(tui.screen.screen(), "view-end")).toEqual([]);
+
+    // End goes back to the bottom: the rest of the output and the call's end are there.
+    tui.press("end");
+    await tui.waitForText("view-end", "screen");
+    expect(rowsWith(tui.screen.screen(), "[exit 0]").length).toBe(1);
+    tui.press("home");
+    await tui.waitForText(/● bash · finished/, "screen");
+
+    tui.press("escape");
+    await tui.waitForText("The viewer test is over.");
     await waitIdle(tui);
     expectNoClears(tui);
   }, TEST_MS);

@@ -4,10 +4,12 @@
  * language); [t] records the trust and starts it, [o] starts it without
  * recording, [n] starts nothing, records "denied" and the next start asks
  * nothing but says so; extensions start once answered, a global one
- * whatever the answer; an edit after trusting asks again, marked [changed].
+ * whatever the answer; an edit after trusting asks again, marked [changed];
+ * a project ./.zot/mcp.json is listed with its server names (or
+ * "unreadable" when it is not valid JSON).
  */
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ModeEnv } from "../modes/helpers.ts";
 import { TEST_MS, startChat, useChatEnv } from "../modes/tui-chat.ts";
@@ -101,6 +103,27 @@ describe("project trust dialog", () => {
     const again = await dialog();
     again.proc.kill("SIGTERM");
     expect(await again.exitCode(4_000)).toBe(143);
+    expect(starts(marker)).toBe(0);
+  }, TEST_MS);
+
+  test(".zot/mcp.json is listed with its server names; a file that is not JSON as unreadable", async () => {
+    const { marker } = projectMarker(env);
+    const mcpFile = join(env.cwd, ".zot", "mcp.json");
+    const servers = Object.fromEntries(["github", "files", ...Array.from({ length: 11 }, (_, i) => `x${i}`)].map((name) => [name, { command: "sh", args: ["-c", "exit 1"] }]));
+    writeFileSync(mcpFile, JSON.stringify({ mcpServers: servers }));
+    const tui = await dialog();
+    // At most 10 names, the rest counted.
+    await tui.waitForText(".zot/mcp.json  MCP servers: github, files, x0, x1, x2, x3, x4, x5, x6, x7 … and 3 more", "screen");
+    expect(tui.screen.screen().join("\n")).not.toContain("(-)");
+    tui.press("escape");
+    await tui.waitForText("project extensions and MCP servers not started: marker, ./.zot/mcp.json");
+    await tui.stop();
+
+    writeFileSync(mcpFile, '{"mcpServers": {"github": ');
+    const again = await dialog();
+    await again.waitForText(".zot/mcp.json  MCP servers: unreadable", "screen");
+    again.press("escape");
+    await again.waitForText("project extensions and MCP servers not started: marker, ./.zot/mcp.json");
     expect(starts(marker)).toBe(0);
   }, TEST_MS);
 

@@ -43,7 +43,7 @@ export function statusOf(app: InteractiveApp): StatusState {
     busy: active === undefined ? undefined : { since: active.since, activity: activity(app, active) },
     inputTokens: usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens,
     outputTokens: usage.output_tokens,
-    streamingTokens: active?.prompt === true ? Math.round(app.streamedCharsShown / 4) : 0,
+    streamingTokens: active?.prompt === true ? Math.round(app.operations.streamedCharsShown / 4) : 0,
     costUsd: usage.cost_usd,
     contextTokens: app.contextTokens,
     contextWindow: agent.model.contextWindow,

@@ -1,66 +1,49 @@
 /**
- * The interactive session's controller: runs one operation at a time (a
- * model prompt, an extension command, /compact, /reload-ext) and queues
- * what is submitted meanwhile (shown as chips; dropped when the turn is
- * cancelled), and is the extension host's UI (notes, submit, panels) and the
- * commands' host. Keys are routed by keymap.ts, the live region composed by
- * live.ts; what is finished goes to scrollback through the Chat's commit
- * (Screen.commit, once). `closed` resolves with the exit code once the user
- * (or a signal) asked to leave; the caller then calls shutdown() and stops
- * the renderer.
+ * The interactive session's controller, composed of its parts: the chat
+ * model (chat.ts), the editor and popup, the operation runner (operations.ts:
+ * one operation at a time, the rest queued; what input becomes is
+ * dispatch.ts), overlays, extension panels and notes, subagent lines. It is
+ * the extension host's UI (notes, submit, panels) and the commands' host.
+ * Keys are routed by keymap.ts, the live region composed by live.ts; what is
+ * finished goes to scrollback through the Chat's commit (Screen.commit,
+ * once). It keeps the context figure for the status bar (last usage, or an
+ * estimate after a compaction or a session switch). `closed` resolves with
+ * the exit code once the user (or a signal) asked to leave; the caller then
+ * calls shutdown() and stops the renderer.
  */
-import { estimateTokens } from "../../agent/compaction-text.ts";
 import type { ConfirmAnswer, ConfirmRequest, PermissionGate } from "../../agent/permissions.ts";
-import { errorMessage } from "../../common/errors.ts";
 import type { ExtensionUI, NoteLevel } from "../../ext/host.ts";
 import type { Catalog } from "../../providers/index.ts";
 import { OverlayStack } from "./overlays.ts";
 import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
-import { parseSlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
-import { builtinCommand, commandEntries, runBuiltin, runExtensionCommand, unknownCommandHint, type CommandHost } from "./commands.ts";
+import { ContextGauge } from "./context-gauge.ts";
+import { commandEntries, commandSuggestion, type CommandHost } from "./commands.ts";
 import { answerWords, ConfirmQuestion } from "./confirm.ts";
 import { NoteBoard } from "./ext-ui.ts";
 import { ExtensionProblems } from "./ext-problems.ts";
 import { FileIndex } from "./file-index.ts";
 import type { PromptHistory } from "./history.ts";
+import { dispatchInput, runPrompt, submitInput } from "./dispatch.ts";
 import { composeLive } from "./live.ts";
+import { type ActiveOperation, OperationRunner, type QueuedInput } from "./operations.ts";
 import type { OpenPanel } from "./panel.ts";
 import { PanelHost, type PanelContent } from "./panel-host.ts";
 import { Popup } from "./popup.ts";
 import type { ThemeState } from "./theme-state.ts";
-import { offerRescue } from "./rescue.ts";
 import { startFreshSessionFile } from "./session-switch.ts";
 import { SubagentTracker } from "./subagents.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
 const SHUTDOWN_WAIT_MS = 3_000;
-const TICK_MS = 100;
 
 /** What the app needs of the renderer. */
 export interface Screen {
   commit(lines: readonly string[]): void;
   requestFrame(): void;
   clearScreen(options: { scrollback: boolean }): void;
-}
-
-interface QueuedInput {
-  readonly text: string;
-  /** A model prompt as is (extension `submit`), never parsed as a command. */
-  readonly promptOnly: boolean;
-  /** user_prompt_submit (queued) was already sent. */
-  readonly announced: boolean;
-  readonly via?: string;
-}
-
-interface Operation {
-  readonly label: string;
-  readonly prompt: boolean;
-  readonly since: number;
-  readonly controller: AbortController;
-  done: Promise<void>;
 }
 
 export interface AppOptions {
@@ -90,7 +73,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   /** Load failures kept in the chat, the reload status, the failed extensions (ext-problems.ts). */
   readonly extensionProblems = new ExtensionProblems(() => this.frame());
   readonly closed: Promise<number>;
-  readonly queue: QueuedInput[] = [];
+  /** The running operation and the queue behind it (operations.ts). */
+  readonly operations: OperationRunner;
   readonly history: PromptHistory;
   readonly options: AppOptions;
   readonly panels: PanelHost;
@@ -100,18 +84,13 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly #unsubscribeSubagents: () => void;
   hint: string | undefined;
   lastInterrupt = Number.NEGATIVE_INFINITY;
-  /** How many rows the chat part of the live region holds while a turn runs (live.ts: it does not shrink mid-turn). */
-  liveRowsHeld = 0;
-  /** The streamed characters the status bar's estimate shows, sampled at the spinner's tick so the bar is not redrawn per delta. */
-  streamedCharsShown = 0;
   #screen: Screen | undefined;
   readonly #pending: string[][] = [];
   readonly #files: FileIndex;
-  #active: Operation | undefined;
-  #autoCompacting = false;
-  #contextTokens: number | undefined;
+  /** How many rows the chat part of the live region holds while a turn runs (live.ts: it does not shrink mid-turn). */
+  #liveRowsHeld = 0;
+  readonly #context: ContextGauge;
   #hintTimer: Timer | undefined;
-  #ticker: Timer | undefined;
   #exiting = false;
   #resolveClosed: (code: number) => void = () => {};
 
@@ -135,13 +114,27 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
         return manager.connections().some((connection) => !connection.closed && manager.subscriptions.get(connection.name)?.intercept.has("assistant_message") === true);
       },
     });
+    this.operations = new OperationRunner({
+      dispatch: (input) => dispatchInput(this, input),
+      frame: () => this.frame(),
+      error: (text) => this.chat.error(text),
+      warn: (text) => this.chat.warn(text),
+      streamedChars: () => this.chat.streamedChars,
+      stopped: () => this.#exiting,
+    });
     this.editor = new Editor({ theme: options.theme, maxRows: 10 });
     this.editor.setHistory(options.history.entries);
     this.#files = new FileIndex(this.runtime.cwd, () => {
       this.popup.refresh();
       this.frame();
     });
-    this.popup = new Popup({ theme: options.theme, editor: this.editor, commands: () => commandEntries(this.runtime), files: () => this.#files });
+    this.popup = new Popup({
+      theme: options.theme,
+      editor: this.editor,
+      commands: () => commandEntries(this.runtime),
+      files: () => this.#files,
+      suggest: (word) => commandSuggestion(word, this.runtime),
+    });
     this.confirmer = new ConfirmQuestion(
       options.theme,
       () => this.frame(),
@@ -155,8 +148,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     });
     this.runtime.extensions?.manager.interactiveCalls.endListeners.add((call, end) => this.panels.callEnded(call, end));
     this.runtime.extensions?.manager.closeListeners.add((extension) => this.panels.extensionGone(extension));
-    const messages = this.runtime.agent.messages;
-    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
+    this.#context = new ContextGauge(this.runtime.agent.messages);
     this.closed = new Promise<number>((resolve) => (this.#resolveClosed = resolve));
   }
 
@@ -177,21 +169,26 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   get busy(): boolean {
-    return this.#active !== undefined;
+    return this.operations.busy;
   }
 
   /** The running operation: what it is and since when. */
-  get active(): { readonly label: string; readonly prompt: boolean; readonly since: number } | undefined {
-    return this.#active;
+  get active(): ActiveOperation | undefined {
+    return this.operations.active;
+  }
+
+  /** The inputs waiting behind the running operation (shown as chips). */
+  get queue(): readonly QueuedInput[] {
+    return this.operations.queue;
   }
 
   get autoCompacting(): boolean {
-    return this.#autoCompacting;
+    return this.#context.autoCompacting;
   }
 
   /** Tokens the conversation takes in the model's window (last usage, or an estimate); undefined when unknown. */
   get contextTokens(): number | undefined {
-    return this.#contextTokens;
+    return this.#context.tokens;
   }
 
   get failedExtensions(): readonly string[] {
@@ -215,7 +212,9 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   renderLive(width: number, height: number): LiveView {
-    return composeLive(this, width, height);
+    const { view, rowsHeld } = composeLive(this, width, height, this.#liveRowsHeld);
+    this.#liveRowsHeld = rowsHeld;
+    return view;
   }
 
   /** Asks to leave; `closed` resolves with the code. */
@@ -228,29 +227,17 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   /** Aborts the running operation and waits (bounded) for it to wind down. */
   async shutdown(): Promise<void> {
     this.#exiting = true;
-    this.queue.length = 0;
-    clearInterval(this.#ticker);
     clearTimeout(this.#hintTimer);
     this.#unsubscribeSubagents();
     this.extensionProblems.dispose();
-    const active = this.#active;
-    if (active !== undefined) {
-      active.controller.abort();
-      let timer: Timer | undefined;
-      await Promise.race([active.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)))]);
-      clearTimeout(timer);
-    }
+    await this.operations.stop(SHUTDOWN_WAIT_MS);
     this.chat.settle();
     await this.history.flush();
   }
 
   /** Stops the running operation (Esc, Ctrl+C); queued prompts are dropped. */
   cancel(): boolean {
-    if (this.#active === undefined) return false;
-    this.#active.controller.abort();
-    if (this.queue.length > 0) this.chat.warn(`dropped ${this.queue.length} queued prompt(s)`);
-    this.queue.length = 0;
-    return true;
+    return this.operations.cancel();
   }
 
   showHint(text: string): void {
@@ -262,72 +249,40 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     }, EXIT_PRESS_WINDOW_MS);
   }
 
-  /** Text the user submitted: a command or a prompt; queued while an operation runs. */
+  /** Text the user submitted: a command or a prompt; queued while an operation runs (dispatch.ts). */
   submitInput(text: string): void {
-    if (text.trim() === "") return;
-    void this.history.add(text);
-    this.editor.setHistory(this.history.entries);
-    const command = parseSlashCommand(text);
-    // Sending a prompt dismisses the notes (a /command leaves them).
-    if (command === undefined) this.dismissNotes();
-    const builtin = command === undefined ? undefined : builtinCommand(command.name, this.runtime);
-    if (command !== undefined && builtin?.immediate === true) {
-      if (builtin.name !== "exit" && builtin.name !== "help") this.chat.info(`› ${text}`);
-      void runBuiltin(this, builtin, command.args, new AbortController().signal);
-      return;
-    }
-    if (this.busy) {
-      const isCommand = command !== undefined && (builtin !== undefined || this.#extensionCommand(command.name));
-      if (!isCommand) this.runtime.extensions?.bridge.userPromptSubmit(text, 0, true);
-      this.queue.push({ text, promptOnly: false, announced: !isCommand });
-      return;
-    }
-    this.#start({ text, promptOnly: false, announced: false });
+    submitInput(this, text);
   }
 
   agentPrompt(text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
-    const { agent, extensions } = this.runtime;
-    this.chat.user(text, options.via);
-    if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
-    return agent.prompt(text, { signal }).then((outcome) => {
-      this.chat.settle();
-      if (outcome.status === "error") {
-        this.chat.error(`error: ${outcome.error.message}`);
-        void offerRescue(this, text, outcome.error);
-      }
-      else if (outcome.status === "blocked") this.chat.warn(`blocked: ${outcome.reason}`);
-      else if (outcome.status === "aborted") this.chat.warn("aborted");
-    });
+    return runPrompt(this, text, signal, options);
   }
 
   /** Prompts waiting in the queue. */
   get queued(): number {
-    return this.queue.length;
+    return this.operations.queue.length;
   }
 
   /** Runs `text` as a model prompt, now or behind the running operation (the rescue offer's retry). */
   retryPrompt(text: string): void {
-    if (this.busy) this.queue.push({ text, promptOnly: true, announced: false });
-    else this.#start({ text, promptOnly: true, announced: false });
+    this.operations.submit({ text, promptOnly: true, announced: false });
     this.frame();
   }
 
   /** Every agent event (the chat model, plus what the status bar tracks). */
   agentEvent(event: Parameters<Chat["event"]>[0]): void {
-    if (event.type === "usage") this.#contextTokens = event.input + event.cache_read + event.cache_write + event.output;
+    if (event.type === "usage") this.#context.usage(event);
     this.chat.event(event);
     this.frame();
   }
 
   compactionStarted(): void {
-    this.#autoCompacting = this.#active?.label !== "/compact";
+    this.#context.compactionStarted(this.operations.active?.label === "/compact");
     this.frame();
   }
 
   compactionEnded(): void {
-    this.#autoCompacting = false;
-    const messages = this.runtime.agent.messages;
-    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
+    this.#context.compactionEnded(this.runtime.agent.messages);
     this.frame();
   }
 
@@ -360,7 +315,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.extensionProblems.clearChat();
     this.overlays.closeAll();
     this.chat.reset();
-    this.#contextTokens = undefined;
+    this.#context.reset([]);
     this.clearScreen(true);
     startFreshSessionFile(this);
     this.chat.success("conversation cleared");
@@ -375,8 +330,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.notes.clear();
     this.overlays.closeAll();
     this.chat.reset();
-    const messages = this.runtime.agent.messages;
-    this.#contextTokens = messages.length > 0 ? estimateTokens(messages) : undefined;
+    this.#context.reset(this.runtime.agent.messages);
     this.clearScreen(true);
   }
 
@@ -396,11 +350,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     if (this.#exiting) return;
     if (this.busy) {
       this.runtime.extensions?.bridge.userPromptSubmit(text, 0, true);
-      this.queue.push({ text, promptOnly: true, announced: true, via: extension });
+      this.operations.submit({ text, promptOnly: true, announced: true, via: extension });
       this.frame();
       return;
     }
-    this.#start({ text, promptOnly: true, announced: false, via: extension });
+    this.operations.submit({ text, promptOnly: true, announced: false, via: extension });
   }
 
   panelRender(extension: string, frame: Parameters<ExtensionUI["panelRender"]>[1]): void {
@@ -424,66 +378,6 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   #commit(lines: readonly string[]): void {
     if (this.#screen === undefined) this.#pending.push([...lines]);
     else this.#screen.commit(lines);
-  }
-
-  #extensionCommand(name: string): boolean {
-    return this.runtime.extensions?.manager.registry.command(name) !== undefined;
-  }
-
-  #start(input: QueuedInput): void {
-    const command = input.promptOnly ? undefined : parseSlashCommand(input.text);
-    if (command === undefined) {
-      this.#run("working", true, (signal) => this.agentPrompt(input.text, signal, { announced: input.announced, via: input.via }));
-      return;
-    }
-    const builtin = builtinCommand(command.name, this.runtime);
-    if (builtin !== undefined) {
-      this.chat.info(`› ${input.text}`);
-      this.#run(`/${builtin.name}`, false, (signal) => runBuiltin(this, builtin, command.args, signal));
-      return;
-    }
-    if (this.#extensionCommand(command.name)) {
-      this.chat.info(`› ${input.text}`);
-      this.#run(`/${command.name}`, true, (signal) => runExtensionCommand(this, command, signal));
-      return;
-    }
-    const starting = this.runtime.extensions?.manager.starting().map((connection) => connection.name) ?? [];
-    const close = unknownCommandHint(command.name, this.runtime);
-    const hint = starting.length > 0 ? `${close} (still starting: ${starting.join(", ")}; try again once they are ready)` : `${close} — type /help for the list`;
-    this.chat.error(`unknown command /${command.name}${hint}`);
-    this.#next();
-  }
-
-  #run(label: string, prompt: boolean, task: (signal: AbortSignal) => Promise<void>): void {
-    const operation: Operation = { label, prompt, since: Date.now(), controller: new AbortController(), done: Promise.resolve() };
-    this.#active = operation;
-    this.#ticker ??= setInterval(() => {
-      this.streamedCharsShown = this.chat.streamedChars;
-      this.frame();
-    }, TICK_MS);
-    this.streamedCharsShown = 0;
-    this.frame();
-    operation.done = (async () => {
-      try {
-        await task(operation.controller.signal);
-      } catch (err) {
-        this.chat.error(`zot: ${errorMessage(err)}`);
-      } finally {
-        if (this.#active === operation) this.#active = undefined;
-        if (this.#active === undefined) {
-          clearInterval(this.#ticker);
-          this.#ticker = undefined;
-        }
-        this.frame();
-        this.#next();
-      }
-    })();
-  }
-
-  #next(): void {
-    if (this.#exiting || this.#active !== undefined) return;
-    const queued = this.queue.shift();
-    if (queued !== undefined) this.#start(queued);
   }
 
   #confirmed(request: ConfirmRequest, choice: ConfirmAnswer): void {

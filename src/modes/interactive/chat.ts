@@ -70,6 +70,8 @@ export class Chat {
   #text: TextItem | undefined;
   #thinking: TextItem | undefined;
   #inTurn = false;
+  /** Bumped whenever a tool card changes (the Ctrl+O view re-reads toolOutputs on change). */
+  #toolChanges = 0;
   /** Characters streamed in the current model response (text, thinking, arguments): the live output estimate. */
   streamedChars = 0;
 
@@ -82,6 +84,7 @@ export class Chat {
   }
 
   event(event: AgentEvent): void {
+    if (event.type.startsWith("tool_") || event.type === "turn_end") this.#toolChanges += 1;
     switch (event.type) {
       case "turn_start":
         this.#inTurn = true;
@@ -197,8 +200,19 @@ export class Chat {
     return this.#history.flatMap((card) => card.fullOutput());
   }
 
+  /** Changes on every change of what toolOutputs returns. */
+  get toolRevision(): number {
+    return this.#toolChanges;
+  }
+
+  /** The names of the calls that have not finished yet (preparing or running). */
+  unfinishedTools(): string[] {
+    return [...this.#tools.values()].map((card) => card.name);
+  }
+
   /** The operation ended: whatever is still open is finished as it stands (a tool that never reported is cancelled). */
   settle(): void {
+    this.#toolChanges += 1;
     this.#endTurn(true);
     for (const card of this.#tools.values()) card.finish({ text: "", isError: true, status: "cancelled" }, this.#options.now());
     this.#tools.clear();
@@ -210,6 +224,7 @@ export class Chat {
     this.#items.length = 0;
     this.#tools.clear();
     this.#history.length = 0;
+    this.#toolChanges += 1;
     this.#text = undefined;
     this.#thinking = undefined;
     this.#inTurn = false;

@@ -93,6 +93,12 @@ export function unknownCommandHint(name: string, runtime: HeadlessRuntime): stri
   return didYouMean(name, names, (candidate) => `/${candidate}`);
 }
 
+/** "did you mean /model?" for a near miss (the slash popup's line when nothing matches), or undefined. */
+export function commandSuggestion(name: string, runtime: HeadlessRuntime): string | undefined {
+  const hint = unknownCommandHint(name, runtime);
+  return hint === "" ? undefined : hint.replace(/^ \((.*)\)$/, "$1");
+}
+
 /** Runs a built-in command; `signal` aborts the long ones. */
 export async function runBuiltin(host: CommandHost, command: BuiltinCommand, args: string, signal: AbortSignal): Promise<void> {
   try {

@@ -14,11 +14,13 @@
  *  6. Esc: dismisses the notes first, else cancels the running turn, else
  *     clears the draft.
  *  7. Ctrl+D on an empty draft exits; Ctrl+L redraws the screen (clearing
- *     it, not the scrollback); Ctrl+O opens the full-output view.
+ *     it, not the scrollback); Ctrl+O opens the full-output view
+ *     (output-view.ts: it follows calls that still run).
  *  8. Everything else edits the draft (Editor); Enter submits.
  */
-import { type Key, TextViewer } from "../../tui/index.ts";
+import type { Key } from "../../tui/index.ts";
 import { EXIT_PRESS_WINDOW_MS, type InteractiveApp } from "./app.ts";
+import { ToolOutputView } from "./output-view.ts";
 
 function isKey(key: Key, name: string, mods: { ctrl?: boolean; alt?: boolean } = {}): boolean {
   return key.kind === "key" && key.name === name && key.ctrl === (mods.ctrl ?? false) && key.alt === (mods.alt ?? false);
@@ -31,17 +33,14 @@ function interrupt(app: InteractiveApp): void {
   if (app.overlays.top !== undefined) app.overlays.close();
   else if (!app.panels.dismiss() && !app.cancel()) {
     app.editor.clear();
-    app.queue.length = 0;
+    app.operations.queue.length = 0;
     app.popup.close();
   }
   app.showHint("press Ctrl+C again to exit");
 }
 
 function openOutputView(app: InteractiveApp): void {
-  const lines = app.chat.toolOutputs();
-  app.overlays.open(
-    new TextViewer({ theme: app.theme, title: "tool output", lines: lines.length > 0 ? lines : ["(no tool calls yet)"], atEnd: true, closeKeys: ["ctrl+o"] }),
-  );
+  app.overlays.open(new ToolOutputView(app.theme, app.chat));
 }
 
 function escape(app: InteractiveApp): void {

@@ -14,7 +14,9 @@
  * while a turn runs it does not shrink (a few blank rows under the tail),
  * so the rows below it stay in place as lines are committed. The
  * cursor is parked at the editor's caret (hidden while a panel has the
- * keyboard). Pure composition: no I/O.
+ * keyboard). Pure composition: no I/O, no state: the rows the chat part
+ * held at the last frame come in (`rowsHeld`) and the rows it holds now go
+ * out with the view, for the caller to keep until the next frame.
  */
 import { displayText, fitWidth, type LiveView } from "../../tui/index.ts";
 import type { InteractiveApp } from "./app.ts";
@@ -34,7 +36,13 @@ function noteLine(app: InteractiveApp, level: string, text: string): string {
   return theme.muted(text);
 }
 
-export function composeLive(app: InteractiveApp, width: number, height: number): LiveView {
+export interface ComposedLive {
+  readonly view: LiveView;
+  /** How many rows the chat part holds from now on (0 when no operation runs). */
+  readonly rowsHeld: number;
+}
+
+export function composeLive(app: InteractiveApp, width: number, height: number, rowsHeld: number): ComposedLive {
   const { theme } = app;
   const now = Date.now();
   const middle: string[] = [];
@@ -63,7 +71,7 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
     const rows = overlay.render(width, Math.max(3, room));
     const at = overlay.cursor?.(width, Math.max(3, room));
     const lines = [...rows, ...middle, rule, ...editorRows, ...status];
-    return { lines, cursor: at === undefined ? undefined : { row: at.row, col: at.col } };
+    return { view: { lines, cursor: at === undefined ? undefined : { row: at.row, col: at.col } }, rowsHeld };
   }
   const panel = app.panel === undefined ? [] : panelBox(app.panel, width, Math.max(3, room), theme);
   const chatRoom = Math.max(0, room - panel.length);
@@ -72,12 +80,11 @@ export function composeLive(app: InteractiveApp, width: number, height: number):
   // While a turn runs the chat part never gets shorter (up to MAX_HELD_ROWS blank rows under the tail):
   // a tail that shrinks as its lines are committed would otherwise move every row below it, and each
   // move rewrites the rule, the editor and the status bar.
-  const held = app.active === undefined ? 0 : Math.min(chatRoom, clipped.length + MAX_HELD_ROWS, app.liveRowsHeld);
-  app.liveRowsHeld = app.active === undefined ? 0 : Math.max(held, clipped.length);
+  const held = app.active === undefined ? 0 : Math.min(chatRoom, clipped.length + MAX_HELD_ROWS, rowsHeld);
   const shown = clipped.length < held ? [...clipped, ...new Array<string>(held - clipped.length).fill("")] : clipped;
   const above = [...shown, ...panel, ...middle, rule];
   return {
-    lines: [...above, ...editorRows, ...status],
-    cursor: app.panel === undefined ? { row: above.length + caret.row, col: caret.col } : undefined,
+    view: { lines: [...above, ...editorRows, ...status], cursor: app.panel === undefined ? { row: above.length + caret.row, col: caret.col } : undefined },
+    rowsHeld: app.active === undefined ? 0 : Math.max(held, clipped.length),
   };
 }

@@ -2,7 +2,9 @@
  * The popups above the editor, driven by Editor.trigger():
  *  - `/word` at the start of the draft: the slash-command popup, built-ins
  *    first, then extension commands under an "extensions" divider, each
- *    group fuzzy-filtered by the word, with descriptions;
+ *    group fuzzy-filtered by the word, with descriptions; when nothing
+ *    matches, the footer names the close commands (`suggest`: "did you
+ *    mean /model?" under "no matches" for `/modle`);
  *  - `@word` after whitespace: the file picker over the project's files
  *    (file-index.ts, built in the background on the first `@`; "indexing…"
  *    until then), → enters the selected directory.
@@ -32,16 +34,27 @@ export class Popup {
   readonly #editor: Editor;
   readonly #commands: () => readonly CommandEntry[];
   readonly #files: () => FileIndex;
+  readonly #suggest: (word: string) => string | undefined;
+  /** The did-you-mean line for a slash word that matches nothing. */
+  #suggestion: string | undefined;
   #kind: "/" | "@" | undefined;
   #query = "";
   /** The trigger Esc dismissed: the popup stays closed until it changes. */
   #dismissed: string | undefined;
 
-  constructor(options: { readonly theme: Theme; readonly editor: Editor; readonly commands: () => readonly CommandEntry[]; readonly files: () => FileIndex }) {
+  constructor(options: {
+    readonly theme: Theme;
+    readonly editor: Editor;
+    readonly commands: () => readonly CommandEntry[];
+    readonly files: () => FileIndex;
+    /** "did you mean /x?" for a slash word nothing matches, or undefined. */
+    readonly suggest?: (word: string) => string | undefined;
+  }) {
     this.list = new SelectList({ theme: options.theme, maxVisible: 8 });
     this.#editor = options.editor;
     this.#commands = options.commands;
     this.#files = options.files;
+    this.#suggest = options.suggest ?? (() => undefined);
   }
 
   get open(): boolean {
@@ -52,8 +65,9 @@ export class Popup {
     return this.#kind;
   }
 
-  /** A line under the list while the file index builds, or when it is partial. */
+  /** A line under the list: the did-you-mean of a slash word nothing matches; while the file index builds, or when it is partial. */
   get footer(): string | undefined {
+    if (this.#kind === "/") return this.#suggestion === undefined ? undefined : `  ${this.#suggestion}`;
     if (this.#kind !== "@") return undefined;
     const index = this.#files();
     if (index.state !== "ready") return "indexing files…";
@@ -78,7 +92,9 @@ export class Popup {
     this.#kind = trigger.char;
     this.#query = trigger.query;
     if (!changed && this.list.selected() !== undefined) return;
-    this.list.setItems(trigger.char === "/" ? this.#commandItems(trigger.query) : this.#fileItems(trigger.query));
+    const items = trigger.char === "/" ? this.#commandItems(trigger.query) : this.#fileItems(trigger.query);
+    this.list.setItems(items);
+    this.#suggestion = trigger.char === "/" && items.length === 0 ? this.#suggest(trigger.query) : undefined;
   }
 
   /** The file index became ready: refilter an open file popup. */

@@ -11,7 +11,10 @@
  *
  * Output kept per call is bounded: the last MAX_KEPT_CHARS characters of
  * live output and of the result (what Ctrl+O shows); older text is dropped
- * with a "[… earlier output not kept …]" line. Text is sanitized on arrival
+ * with a "[… earlier output not kept …]" line. fullOutput (Ctrl+O) heads
+ * each call with its name, its state in words (preparing, running…,
+ * finished, failed, cancelled, timed out, blocked) and its key argument,
+ * and is cached until the call changes. Text is sanitized on arrival
  * (displayText: only SGR and "\n" survive). Pure state + rendering; time
  * comes in as a parameter.
  */
@@ -63,6 +66,7 @@ export class ToolCard {
   #result = "";
   #startedAt: number | undefined;
   #endedAt: number | undefined;
+  #full: string[] | undefined;
 
   constructor(id: string, name: string) {
     this.id = id;
@@ -75,7 +79,10 @@ export class ToolCard {
 
   argsDelta(delta: string): void {
     this.#rawArgs += delta;
-    if (this.#rawArgs.length < 64 * 1024) this.#preview = partialPreview(this.#rawArgs) ?? this.#preview;
+    if (this.#rawArgs.length >= 64 * 1024) return;
+    const preview = partialPreview(this.#rawArgs) ?? this.#preview;
+    if (preview !== this.#preview) this.#changed();
+    this.#preview = preview;
   }
 
   /** The complete call (args parsed, or the raw text when malformed): it runs from now on. */
@@ -83,11 +90,14 @@ export class ToolCard {
     this.#preview = typeof args === "string" ? args : toolPreview(argsRecord(args));
     this.phase = "running";
     this.#startedAt = now;
+    this.#changed();
   }
 
   progress(text: string): void {
     this.#live = bounded(this.#live + displayText(text));
+    this.#changed();
   }
+
 
   finish(result: { readonly text: string; readonly isError: boolean; readonly status?: ToolStatus; readonly details?: Readonly<Record<string, unknown>> }, now: number): void {
     this.phase = "done";
@@ -97,13 +107,40 @@ export class ToolCard {
     const by = result.details?.blocked_by;
     this.blockedBy = typeof by === "string" && by !== "" ? by : undefined;
     this.#result = bounded(displayText(result.text));
+    this.#changed();
   }
 
-  /** Everything kept of this call, for the full-output view (Ctrl+O). */
-  fullOutput(): string[] {
-    const header = `● ${this.name}  ${displayText(this.#preview).replace(/\n/g, " ⏎ ")}`;
+  /** Everything kept of this call, for the full-output view (Ctrl+O): a header with its state, the output, a blank line. */
+  fullOutput(): readonly string[] {
+    if (this.#full !== undefined) return this.#full;
+    const header = `● ${this.name} · ${this.#stateWords()}  ${displayText(this.#preview).replace(/\n/g, " ⏎ ")}`;
     const body = this.phase === "done" ? this.#result : this.#live;
-    return [header, ...(body === "" ? ["(no output yet)"] : body.replace(/\n$/, "").split("\n")), ""];
+    this.#full = [header, ...(body === "" ? [this.phase === "done" ? "(no output)" : "(no output yet)"] : body.replace(/\n$/, "").split("\n")), ""];
+    return this.#full;
+  }
+
+  #changed(): void {
+    this.#full = undefined;
+  }
+
+  /** The state in words, without a running clock (the viewer re-reads only on change). */
+  #stateWords(): string {
+    if (this.phase === "streaming") return "preparing";
+    if (this.phase === "running") return "running…";
+    const ms = Math.max(0, (this.#endedAt ?? 0) - (this.#startedAt ?? 0));
+    const took = ms < 1000 ? "" : ` after ${formatElapsed(ms)}`;
+    switch (this.status) {
+      case "completed":
+        return `finished${took}`;
+      case "blocked":
+        return this.blockedBy === undefined ? "blocked" : `blocked by ${this.blockedBy}`;
+      case "cancelled":
+        return `cancelled${took}`;
+      case "timed_out":
+        return `timed out${took}`;
+      default:
+        return `failed${took}`;
+    }
   }
 
   #stateText(now: number, theme: Theme): { text: string; tone: "running" | "success" | "error" | "warning" | "normal" } {

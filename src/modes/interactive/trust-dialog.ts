@@ -2,7 +2,8 @@
  * The project-trust question on the chat screen (docs/extensions.md
  * "Project trust"): a ChoiceDialog overlay titled `run this project's
  * extensions?` listing what would run (name, exec, language, what changed
- * since the last decision) with the answers
+ * since the last decision; for ./.zot/mcp.json the names of its servers,
+ * mcp-server-names.ts) with the answers
  * `[t] trust (remember)  [o] this time only  [n] do not run`.
  * Esc (or the overlay closed by /clear) answers "dismiss": nothing starts,
  * nothing is recorded. Setup may ask before the screen exists: questions
@@ -11,8 +12,9 @@
  * project's own only).
  */
 import { displayText, ChoiceDialog, type Overlay, type Theme } from "../../tui/index.ts";
-import { describeChanges, itemTrustState, type ProjectTrustStatus } from "../../trust/index.ts";
+import { describeChanges, itemTrustState, mcpConfigFile, type ProjectTrustStatus } from "../../trust/index.ts";
 import { notStartedText, type TrustChoice } from "../project-trust.ts";
+import { describeMcpServerNames, readMcpServerNames } from "./mcp-server-names.ts";
 
 export const TRUST_TITLE = "run this project's extensions?";
 
@@ -46,7 +48,11 @@ export function trustDialogLines(status: ProjectTrustStatus, theme: Theme): stri
   for (const item of status.current.items) {
     const state = itemTrustState(status, item.name);
     const mark = state === "changed" ? theme.warning(status.changes.added.includes(item.name) ? "  [new]" : "  [changed]") : "";
-    lines.push(`  ${theme.accent(displayText(item.name))}  ${displayText(item.exec)}  ${theme.muted(`(${displayText(item.language)})`)}${mark}`);
+    const what =
+      item.kind === "mcp"
+        ? `MCP servers: ${describeMcpServerNames(readMcpServerNames(mcpConfigFile(status.dir)))}`
+        : `${displayText(item.exec)}  ${theme.muted(`(${displayText(item.language)})`)}`;
+    lines.push(`  ${theme.accent(displayText(item.name))}  ${what}${mark}`);
   }
   lines.push(theme.muted("(global extensions and --ext paths do not depend on this answer)"));
   return lines;

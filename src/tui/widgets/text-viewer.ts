@@ -3,7 +3,8 @@
  * answer, full tool output): a ScrollView sized to the room it gets, ↑/↓
  * a line, PgUp/PgDn a page, Home/End; Esc or q closes. setLines replaces
  * the text (the view stays at the bottom when it was there, else keeps its
- * place), so a viewer of something still growing can follow it.
+ * place), so a viewer of something still growing can follow it; setTitle
+ * changes the title (the place kept).
  */
 import type { Overlay, OverlayResult } from "./overlay.ts";
 import { ScrollView } from "./scroll-view.ts";
@@ -27,9 +28,11 @@ export class TextViewer implements Overlay {
   #view: ScrollView | undefined;
   #height = 0;
   #atEnd: boolean;
+  #title: string;
 
   constructor(options: TextViewerOptions) {
     this.#options = options;
+    this.#title = options.title;
     this.#lines = options.lines;
     this.#atEnd = options.atEnd ?? false;
   }
@@ -44,6 +47,13 @@ export class TextViewer implements Overlay {
     const follow = this.#atEnd;
     this.#view.setLines(lines);
     if (follow) this.#view.toBottom();
+  }
+
+  setTitle(title: string): void {
+    if (title === this.#title) return;
+    this.#title = title;
+    // Rebuilt at the next render, at the same place.
+    this.#height = 0;
   }
 
   handleKey(key: Key): OverlayResult {
@@ -74,7 +84,7 @@ export class TextViewer implements Overlay {
     if (this.#view === undefined || height !== this.#height) {
       const offset = this.#view?.offset;
       this.#height = height;
-      this.#view = new ScrollView({ theme: this.#options.theme, title: this.#options.title, height: this.#windowRows() });
+      this.#view = new ScrollView({ theme: this.#options.theme, title: this.#title, height: this.#windowRows() });
       this.#view.setLines(this.#lines);
       if (this.#atEnd) this.#view.toBottom();
       else if (offset !== undefined) this.#view.scroll(offset);
