@@ -1,7 +1,7 @@
 /**
  * Benchmark: splitting extension stdout into frames, and decoding them.
  *
- * What: frames/s and MB/s through `LineReader` (src/ext/line-reader.ts) for
+ * What: frames/s and MB/s through `LineReader` (src/common/line-reader.ts) for
  * small (≈100 B) and large (≈64 KiB) tool_result frames, fed in 64 KiB chunks
  * as a pipe delivers them (so large frames straddle chunks). Floor: a plain
  * streaming `TextDecoder` + string `indexOf("\n")` split of the same bytes;
@@ -15,7 +15,7 @@
  * Usage: bun scripts/bench/line-reader.ts [TOTAL_MB]
  */
 import { decodeInboundFrame } from "../../src/ext/frames.ts";
-import { LineReader } from "../../src/ext/line-reader.ts";
+import { LineReader } from "../../src/common/line-reader.ts";
 import { type SummaryRow, fmt, machineLine, median, printTable, ratioText, report } from "./common.ts";
 
 const TOTAL_MB = Number(process.argv[2] ?? 16);

@@ -30,7 +30,10 @@
  * Targets (docs/benchmarks.md, issue 10): wall ≤ 1.5x the floor; peak RSS
  * ≤ floor + 8 MiB; extension overhead ≤ 0.1 ms per call.
  * Usage: bun scripts/bench/session.ts [RUNS] [EXT_CALLS]
- * (ZOT_BENCH_ZOT=<binary> measures another build, e.g. an older commit's.)
+ * (ZOT_BENCH_ZOT=<binary> measures another build, e.g. an older commit's;
+ * ZOT_BENCH_BEFORE=<binary> adds that build to the same run, alternating
+ * before / zot / floor, with its own rows: a before/after comparison under
+ * the same load.)
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,6 +54,7 @@ const RSS_ROUNDS = [10, 100, 400] as const;
 const GNU_TIME = "/usr/bin/time";
 const HAVE_TIME = existsSync(GNU_TIME);
 const ZOT = process.env.ZOT_BENCH_ZOT ?? join(REPO_ROOT, "dist", "zot");
+const BEFORE = process.env.ZOT_BENCH_BEFORE;
 const PY_HELLO = join(REPO_ROOT, "test", "fixtures", "extensions", "py-hello");
 const FILE_TEXT = "alpha beta gamma\ndelta epsilon zeta\neta theta iota\n";
 /** The same compile flags as scripts/build.ts (minus the version define, which the floor has no use for). */
@@ -179,7 +183,7 @@ function lastBodyChars(): number {
   return last ? JSON.stringify(last.body).length : 0;
 }
 
-async function measureScenario(scenario: Scenario): Promise<{ zot: Measured; floor: Measured }> {
+async function measureScenario(scenario: Scenario): Promise<{ zot: Measured; floor: Measured; before: Measured | undefined }> {
   const home = tempDir("zot-bench-session-");
   writeFileSync(join(home, "notes.txt"), FILE_TEXT);
   const zotArgv = [
@@ -189,6 +193,8 @@ async function measureScenario(scenario: Scenario): Promise<{ zot: Measured; flo
   ];
   const zot = emptyMeasured();
   const floor = emptyMeasured();
+  const before = BEFORE === undefined ? undefined : emptyMeasured();
+  const beforeArgv = BEFORE === undefined ? undefined : [BEFORE, ...zotArgv.slice(1)];
   // Warm-up run of zot; its first request gives the floor the same system blocks and tool definitions.
   server.requests.length = 0;
   await runOnce(zotArgv, home, home, scenario, "timed");
@@ -214,8 +220,15 @@ async function measureScenario(scenario: Scenario): Promise<{ zot: Measured; flo
   server.requests.length = 0;
   await runOnce(floorArgv, home, home, scenario, "timed");
   floor.lastBodyChars = lastBodyChars();
+  const targets: (readonly [readonly string[], Measured])[] = [[zotArgv, zot], [floorArgv, floor]];
+  if (beforeArgv !== undefined && before !== undefined) {
+    server.requests.length = 0;
+    await runOnce(beforeArgv, home, home, scenario, "timed");
+    before.lastBodyChars = lastBodyChars();
+    targets.unshift([beforeArgv, before]);
+  }
   for (let i = 0; i < RUNS; i++) {
-    for (const [argv, into] of [[zotArgv, zot], [floorArgv, floor]] as const) {
+    for (const [argv, into] of targets) {
       server.requests.length = 0;
       const run = await runOnce(argv, home, home, scenario, "timed");
       into.wallMs.push(run.wallMs);
@@ -223,17 +236,17 @@ async function measureScenario(scenario: Scenario): Promise<{ zot: Measured; flo
     }
   }
   for (let i = 0; i < RSS_RUNS && HAVE_TIME; i++) {
-    for (const [argv, into] of [[zotArgv, zot], [floorArgv, floor]] as const) {
+    for (const [argv, into] of targets) {
       server.requests.length = 0;
       into.peakBytes.push((await runOnce(argv, home, home, scenario, "peak")).peakBytes);
     }
   }
-  for (const [argv, into] of [[zotArgv, zot], [floorArgv, floor]] as const) {
+  for (const [argv, into] of targets) {
     server.requests.length = 0;
     for (const [round, rss] of (await runOnce(argv, home, home, scenario, "rounds")).rssAfter) into.rssAfter.set(round, rss);
   }
   server.requests.length = 0;
-  return { zot, floor };
+  return { zot, floor, before };
 }
 
 /** Sequential p50 of callExtensionTool vs the raw pipe client against the same Python extension, in µs. */
@@ -294,7 +307,7 @@ async function measureExtensionOverhead(): Promise<{ host: number[]; raw: number
 }
 
 console.log(`session benchmark — ${machineLine()}, ${RUNS} alternating runs after 1 warm-up each, ${HAVE_TIME ? RSS_RUNS : 0} peak-RSS runs`);
-const results: { scenario: Scenario; zot: Measured; floor: Measured }[] = [];
+const results: { scenario: Scenario; zot: Measured; floor: Measured; before: Measured | undefined }[] = [];
 for (const scenario of SCENARIOS) results.push({ scenario, ...(await measureScenario(scenario)) });
 const extension = await measureExtensionOverhead();
 await server.stop();
@@ -302,15 +315,22 @@ await server.stop();
 const mib = (bytes: number): string => fmt(bytes / MiB, 1);
 const table: string[][] = [["scenario", "zot ms", "floor ms", "ratio", "zot p90", "zot cpu ms", "floor cpu ms", "zot peak MiB", "floor peak MiB", "Δ MiB", "body chars zot/floor"]];
 const rows: SummaryRow[] = [];
-for (const { scenario, zot, floor } of results) {
+/** The zot build(s) of a result, labelled: the ZOT_BENCH_BEFORE build first when there is one. */
+const variants = (label: string, zot: Measured, before: Measured | undefined): [string, Measured][] =>
+  before === undefined ? [[label, zot]] : [[`${label} (before)`, before], [`${label} (after)`, zot]];
+for (const { scenario, zot, floor, before } of results) {
   const zotWall = median(zot.wallMs);
   const floorWall = median(floor.wallMs);
   const zotPeak = median(zot.peakBytes);
   const floorPeak = median(floor.peakBytes);
-  table.push([
-    scenario.label, fmt(zotWall), fmt(floorWall), ratioText(zotWall / floorWall), fmt(percentile(zot.wallMs, 90)),
-    fmt(median(zot.cpuMs)), fmt(median(floor.cpuMs)), mib(zotPeak), mib(floorPeak), mib(zotPeak - floorPeak), `${zot.lastBodyChars}/${floor.lastBodyChars}`,
-  ]);
+  for (const [label, m] of variants(scenario.label, zot, before)) {
+    const wall = median(m.wallMs);
+    const peak = median(m.peakBytes);
+    table.push([
+      label, fmt(wall), fmt(floorWall), ratioText(wall / floorWall), fmt(percentile(m.wallMs, 90)),
+      fmt(median(m.cpuMs)), fmt(median(floor.cpuMs)), mib(peak), mib(floorPeak), mib(peak - floorPeak), `${m.lastBodyChars}/${floor.lastBodyChars}`,
+    ]);
+  }
   rows.push({
     bench: "session", metric: `${scenario.label}: wall`, value: `${fmt(zotWall)} ms`, floor: `${fmt(floorWall)} ms`,
     ratio: zotWall / floorWall, target: `≤ ${WALL_TARGET}x`, ok: zotWall / floorWall <= WALL_TARGET,
@@ -326,10 +346,12 @@ printTable(table);
 
 console.log("");
 const rssTable: string[][] = [["scenario", ...RSS_ROUNDS.map((round) => `zot/floor RSS after ${round} MiB`), "zot growth KiB/round 100→400", "floor KiB/round"]];
-for (const { scenario, zot, floor } of results) {
-  const cells = RSS_ROUNDS.map((round) => (zot.rssAfter.has(round) ? `${mib(zot.rssAfter.get(round) ?? Number.NaN)} / ${mib(floor.rssAfter.get(round) ?? Number.NaN)}` : "—"));
+for (const { scenario, zot, floor, before } of results) {
   const growth = (m: Measured): number => ((m.rssAfter.get(400) ?? Number.NaN) - (m.rssAfter.get(100) ?? Number.NaN)) / 300 / 1024;
-  rssTable.push([scenario.label, ...cells, scenario.rounds >= 400 ? fmt(growth(zot)) : "—", scenario.rounds >= 400 ? fmt(growth(floor)) : "—"]);
+  for (const [label, m] of variants(scenario.label, zot, before)) {
+    const cells = RSS_ROUNDS.map((round) => (m.rssAfter.has(round) ? `${mib(m.rssAfter.get(round) ?? Number.NaN)} / ${mib(floor.rssAfter.get(round) ?? Number.NaN)}` : "—"));
+    rssTable.push([label, ...cells, scenario.rounds >= 400 ? fmt(growth(m)) : "—", scenario.rounds >= 400 ? fmt(growth(floor)) : "—"]);
+  }
   for (const round of RSS_ROUNDS) {
     if (zot.rssAfter.has(round)) {
       rows.push({ bench: "session", metric: `${scenario.label}: RSS after round ${round}`, value: `${mib(zot.rssAfter.get(round) ?? Number.NaN)} MiB`, floor: `${mib(floor.rssAfter.get(round) ?? Number.NaN)} MiB` });

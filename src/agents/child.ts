@@ -26,7 +26,7 @@ import type { Subprocess } from "bun";
 import { errorMessage } from "../common/errors.ts";
 import { ownGroupSpawnOptions } from "../common/platform.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
-import { LineReader } from "../ext/line-reader.ts";
+import { LineReader } from "../common/line-reader.ts";
 import { MAX_SWARM_LINE_BYTES, encodeLine, parseChildLine, type SubagentStatus, type SwarmTask, type SwarmUsage, usageOf } from "./protocol.ts";
 
 export const CANCEL_GRACE_MS = 2_000;

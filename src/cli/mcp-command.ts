@@ -7,6 +7,8 @@
  * `add` takes the server's command after `--`. Other failures are ZotErrors
  * naming the file (and server, and field) for main.ts to print, exit 1;
  * config problems make `list` and `doctor` exit 1 after their output.
+ * SIGINT/SIGTERM/SIGHUP during `doctor` close every server it started,
+ * print what was found, and exit 128 + the signal's number.
  * Results go to stdout, notes and hints to stderr; header and env values are
  * never printed (they hold tokens). `--cwd <dir>` picks the project whose
  * .zot/mcp.json is read (default: the process cwd).
@@ -15,13 +17,15 @@ import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { UsageError, ZotError } from "../common/errors.ts";
-import { resolveZotHome } from "../common/home.ts";
+import { resolveZotHome, zotPaths } from "../common/home.ts";
 import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
+import { stdoutInterrupted } from "../common/stdout.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 
 const MCP_USAGE_HINT = "run 'zot mcp --help' for usage";
 const DEFAULT_DOCTOR_TIMEOUT_MS = 10_000;
-const DOCTOR_CONCURRENCY = 4;
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+const SIGNAL_NUMBERS: Readonly<Partial<Record<NodeJS.Signals, number>>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 
 const cwdArg = { type: "string", valueHint: "dir", description: "project directory whose .zot/mcp.json is used (default: current)" } as const;
 const nameArg = { type: "positional", required: true, description: "server name (the key in mcpServers)" } as const;
@@ -239,10 +243,10 @@ async function runToggle(parsed: Parsed, enabled: boolean): Promise<number> {
 }
 
 const doctorCommand = defineCommand({
-  meta: { name: "doctor", description: "start each enabled server (or the one named), run initialize and tools/list, report; exit 1 on any failure" },
+  meta: { name: "doctor", description: "start each enabled server (or the one named) as a run would, report what loads; exit 1 on any failure or skipped tool" },
   args: {
     name: { type: "positional", required: false, description: "only this server (probed even when disabled)" },
-    timeout: { type: "string", valueHint: "ms", description: `bound on each server's probe (default ${DEFAULT_DOCTOR_TIMEOUT_MS})` },
+    timeout: { type: "string", valueHint: "ms", description: `bound on each server's start, initialize and tools/list (default ${DEFAULT_DOCTOR_TIMEOUT_MS})` },
     json: jsonArg,
     mcp: mcpFileArg,
     cwd: cwdArg,
@@ -260,19 +264,31 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   if (only !== undefined && chosen.length === 0) {
     throw new ZotError("mcp.not_found", `no MCP server named "${only}"${problems.length > 0 ? ` (config problems: ${problems.join("; ")})` : ""}`, { server: only });
   }
-  const [{ probeServer }, { guardProcessTree }, { renderDoctor }] = await Promise.all([
+  const [{ diagnoseServers }, { guardProcessTree }, { renderDoctor }] = await Promise.all([
     import("../mcp/doctor.ts"), import("../common/process-tree.ts"), import("./mcp-doctor-output.ts"),
   ]);
   // Doctor starts the servers: what they leave behind ends with zot.
   guardProcessTree();
-  const toProbe = chosen.filter((server) => only !== undefined || server.disabled !== true);
-  const reports = new Map<string, Awaited<ReturnType<typeof probeServer>>>();
-  const queue = [...toProbe];
-  await Promise.all(Array.from({ length: Math.min(DOCTOR_CONCURRENCY, queue.length) }, async () => {
-    for (let server = queue.shift(); server !== undefined; server = queue.shift()) reports.set(server.name, await probeServer(server, timeout));
-  }));
+  const { home, cwd } = place(values.cwd);
+  const toCheck = chosen.filter((server) => only !== undefined || server.disabled !== true);
+  // A signal closes every server before zot exits (they run in their own process groups: Ctrl+C does not reach them).
+  const interrupt = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    stoppedBy ??= signal;
+    stdoutInterrupted();
+    interrupt.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  let reports: Awaited<ReturnType<typeof diagnoseServers>>;
+  try {
+    reports = await diagnoseServers(toCheck, { logsDir: zotPaths(home).logs, cwd, timeoutMs: timeout, signal: interrupt.signal });
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  }
   const entries = chosen.map((server) => ({ server: describeServer(server), report: reports.get(server.name) }));
   await writeStdout(values.json === true ? `${JSON.stringify({ servers: entries, problems }, null, 2)}\n` : renderDoctor(entries, problems));
+  if (stoppedBy !== undefined) return 128 + (SIGNAL_NUMBERS[stoppedBy] ?? 2);
   const failed = [...reports.values()].some((report) => !report.ok);
   return failed || problems.length > 0 ? 1 : 0;
 }

@@ -1,20 +1,36 @@
 /**
  * The text report of `zot mcp doctor`: config problems first, then one block
- * per server (ok / failed / disabled, transport, scope, elapsed time;
- * protocol version, server name and version, the tools; problems, the error
- * and the tail of a stdio server's stderr), then a summary line. Never
- * prints header or env values. Output goes through the terminal sanitizer
- * (output.ts writeStdout): it quotes the servers.
+ * per server (ok / loaded with problems / failed / disabled, transport,
+ * scope, elapsed time; protocol version, server name and version, the tools
+ * loaded by their zot names (the first TOOLS_SHOWN; --json has all), each
+ * tool skipped and why, other problems, the error and, for a stdio server
+ * that failed, its log file and the end of that log), then a summary line.
+ * Never prints header or env values. Output goes through the terminal
+ * sanitizer (output.ts writeStdout): it quotes the servers.
  */
-import type { ProbeReport } from "../mcp/doctor.ts";
+import type { DoctorReport } from "../mcp/doctor.ts";
+
+export const TOOLS_SHOWN = 32;
 
 export interface DoctorEntry {
   readonly server: Record<string, unknown>;
-  readonly report?: ProbeReport;
+  readonly report?: DoctorReport;
 }
 
 function indent(text: string, prefix: string): string {
   return text.split("\n").map((line) => `${prefix}${line}`).join("\n");
+}
+
+/** ` (a, b, …)`: at most TOOLS_SHOWN names; `--json` lists them all. */
+function toolList(tools: readonly string[]): string {
+  if (tools.length === 0) return "";
+  const more = tools.length - TOOLS_SHOWN;
+  return ` (${tools.slice(0, TOOLS_SHOWN).join(", ")}${more > 0 ? `, … ${more} more: --json lists all` : ""})`;
+}
+
+function status(name: string, report: DoctorReport): string {
+  if (report.ok) return `✓ ${name}: ok`;
+  return report.error === undefined ? `✗ ${name}: loaded with problems` : `✗ ${name}: failed`;
 }
 
 export function renderDoctor(entries: readonly DoctorEntry[], problems: readonly string[]): string {
@@ -25,6 +41,7 @@ export function renderDoctor(entries: readonly DoctorEntry[], problems: readonly
     out.push("");
   }
   let ok = 0;
+  let withProblems = 0;
   let failed = 0;
   for (const { server, report } of entries) {
     const where = `${String(server.transport)}, ${String(server.scope)}`;
@@ -33,18 +50,22 @@ export function renderDoctor(entries: readonly DoctorEntry[], problems: readonly
       continue;
     }
     if (report.ok) ok++;
+    else if (report.error === undefined) withProblems++;
     else failed++;
-    out.push(`${report.ok ? "✓" : "✗"} ${String(server.name)}: ${report.ok ? "ok" : "failed"} (${where}, ${report.elapsedMs} ms)`);
+    const elapsed = report.elapsedMs === undefined ? "" : `, ${report.elapsedMs} ms`;
+    out.push(`${status(String(server.name), report)} (${where}${elapsed})`);
     if (report.protocolVersion !== undefined) out.push(`    protocol: ${report.protocolVersion}`);
     if (report.serverName !== undefined) out.push(`    server: ${report.serverName}${report.serverVersion !== undefined ? ` ${report.serverVersion}` : ""}`);
-    if (report.error === undefined || report.tools.length > 0) {
-      out.push(`    tools: ${report.tools.length}${report.tools.length > 0 ? ` (${report.tools.join(", ")})` : ""}`);
-    }
+    if (report.error === undefined) out.push(`    tools: ${report.tools.length}${toolList(report.tools)}`);
+    for (const skipped of report.skipped) out.push(`    ✗ skipped ${skipped.tool}: ${skipped.reason}`);
     for (const problem of report.problems) out.push(`    ✗ ${problem}`);
     if (report.error !== undefined) out.push(`    error: ${report.error}`);
-    if (report.stderrTail !== undefined && !report.ok) out.push(`    stderr (last lines):\n${indent(report.stderrTail, "      ")}`);
+    if (report.logTail !== undefined) out.push(`    log: ${String(report.logPath)} (last lines):\n${indent(report.logTail, "      ")}`);
   }
   if (entries.length === 0) out.push("no MCP servers configured");
-  else out.push("", `${ok + failed} server${ok + failed === 1 ? "" : "s"} checked: ${ok} ok, ${failed} failed`);
+  else {
+    const checked = ok + withProblems + failed;
+    out.push("", `${checked} server${checked === 1 ? "" : "s"} checked: ${ok} ok, ${withProblems > 0 ? `${withProblems} with problems, ` : ""}${failed} failed`);
+  }
   return `${out.join("\n")}\n`;
 }

@@ -3,7 +3,7 @@
  * description used in logs, crash reports and failed requests.
  */
 import type { ExtensionLoadError } from "./errors.ts";
-import { MAX_FRAME_BYTES } from "./line-reader.ts";
+import { MAX_FRAME_BYTES } from "../common/line-reader.ts";
 import type { QueueFailure } from "./outbound-queue.ts";
 
 export type CloseReason =

@@ -25,7 +25,7 @@ import {
   decodeInboundFrame, describeFrameProblem,
 } from "./frames.ts";
 import { type CloseReason, describeCloseReason } from "./close-reason.ts";
-import { LineReader, MAX_FRAME_BYTES } from "./line-reader.ts";
+import { LineReader, MAX_FRAME_BYTES } from "../common/line-reader.ts";
 import { DroppedFrames } from "./drop-log.ts";
 import type { ExtensionLog } from "./log.ts";
 import { OutboundQueue } from "./outbound-queue.ts";

@@ -9,7 +9,7 @@
  * few reasons for `zot ext doctor`, and rate-limited log lines. Texts that
  * came from an extension are made one line and clipped before they are kept.
  */
-import { beforeExitFlush } from "./log-file.ts";
+import { beforeExitFlush } from "../common/log-file.ts";
 
 export const NOTE_BURST = 10;
 export const NOTE_WINDOW_MS = 1_000;

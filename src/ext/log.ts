@@ -10,7 +10,7 @@
  * anything an extension can trigger in a flood. Logging never throws.
  */
 import { yieldToEventLoop } from "../common/yield.ts";
-import { type LogFile, logFileFor } from "./log-file.ts";
+import { type LogFile, logFileFor } from "../common/log-file.ts";
 import { RateLimitedNotes } from "./drop-log.ts";
 
 export const STDERR_HIGH_WATER_BYTES = 256 * 1024;

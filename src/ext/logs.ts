@@ -14,7 +14,7 @@ import type { Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import { extensionLogPath, type ZotPaths } from "../common/home.ts";
-import { rotatedLogPath } from "./log-file.ts";
+import { rotatedLogPath } from "../common/log-file.ts";
 import { findInstalled, manifestName } from "./installed.ts";
 
 export interface LogTarget {

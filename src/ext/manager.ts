@@ -34,7 +34,7 @@ import { InteractiveCalls } from "./interactive-calls.ts";
 import { JoinOrder } from "./join-order.ts";
 import { ExtensionLog } from "./log.ts";
 import { ExtensionRegistry, type RegisteredCommand, type RegisteredTool, describeRefusal } from "./registry.ts";
-import { flushAllLogs } from "./log-file.ts";
+import { flushAllLogs } from "../common/log-file.ts";
 import { type ToolCallOptions, extensionTool } from "./tool-adapter.ts";
 import { ZotError } from "../common/errors.ts";
 

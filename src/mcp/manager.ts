@@ -18,7 +18,10 @@
  * `shutdown()` closes every server (stdin closed, then SIGTERM/SIGKILL of
  * its process group; an HTTP session is deleted). A server with `command`
  * gets the stdio transport, one with `url` the Streamable HTTP transport
- * (http-transport.ts).
+ * (http-transport.ts). `report(name)` is what `zot mcp doctor` prints: the
+ * server's state, the initialize result, the tools loaded (zot names), the
+ * tools skipped and why, the other problems warned about, the time it took
+ * to become ready or fail, and its log file.
  */
 import { join } from "node:path";
 import { ZotError, errorMessage } from "../common/errors.ts";
@@ -28,7 +31,7 @@ import { ProgressLines } from "./progress.ts";
 import { McpSession } from "./session.ts";
 import { createHttpTransport } from "./http-transport.ts";
 import { StdioTransport } from "./stdio-transport.ts";
-import { DefinitionBudget, defaultPrefix, mapCallResult, mcpTool, toolDefinitions, type McpToolDefinition } from "./tools.ts";
+import { DefinitionBudget, defaultPrefix, mapCallResult, mcpTool, toolDefinitions, type McpToolDefinition, type SkippedTool } from "./tools.ts";
 import type { McpTransport } from "./transport.ts";
 
 export const DEFAULT_START_TIMEOUT_MS = 10_000;
@@ -52,10 +55,33 @@ export interface McpManagerOptions {
   readonly callTimeoutMs?: number;
 }
 
+/** One server as `zot mcp doctor` reports it (see the contract above). */
+export interface McpServerReport {
+  readonly state: ServerState;
+  readonly protocolVersion?: string;
+  readonly serverName?: string;
+  readonly serverVersion?: string;
+  /** The zot names of the tools loaded. */
+  readonly tools: readonly string[];
+  readonly skipped: readonly SkippedTool[];
+  /** Other problems warned about (tools/list cut short, …), each naming the server. */
+  readonly problems: readonly string[];
+  /** Why it is not running (failed or stopped). */
+  readonly reason?: string;
+  /** Milliseconds from the start until it was ready or had failed (undefined while starting). */
+  readonly elapsedMs?: number;
+  /** stdio servers: the log file of its stderr. */
+  readonly logPath?: string;
+}
+
 interface Server {
   readonly config: McpServerConfig;
   readonly logPath: string;
   state: ServerState;
+  skipped: SkippedTool[];
+  problems: string[];
+  startedAt: number;
+  elapsedMs: number | undefined;
   session: McpSession | undefined;
   transport: McpTransport | undefined;
   definitions: McpToolDefinition[];
@@ -87,7 +113,7 @@ export class McpManager {
     for (const config of options.servers) {
       if (config.disabled === true) continue;
       const logPath = join(options.logsDir, `mcp-${config.name.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
-      this.#servers.set(config.name, { config, logPath, state: "starting", session: undefined, transport: undefined, definitions: [], reason: undefined, relisting: undefined, relistAgain: false });
+      this.#servers.set(config.name, { config, logPath, state: "starting", skipped: [], problems: [], startedAt: 0, elapsedMs: undefined, session: undefined, transport: undefined, definitions: [], reason: undefined, relisting: undefined, relistAgain: false });
     }
   }
 
@@ -103,6 +129,24 @@ export class McpManager {
 
   state(name: string): ServerState | undefined {
     return this.#servers.get(name)?.state;
+  }
+
+  report(name: string): McpServerReport | undefined {
+    const server = this.#servers.get(name);
+    if (server === undefined) return undefined;
+    const info = server.session?.info;
+    return {
+      state: server.state,
+      ...(info !== undefined ? { protocolVersion: info.protocolVersion } : {}),
+      ...(info?.serverInfo?.name !== undefined ? { serverName: info.serverInfo.name } : {}),
+      ...(info?.serverInfo?.version !== undefined ? { serverVersion: info.serverInfo.version } : {}),
+      tools: server.definitions.map((definition) => definition.zotName),
+      skipped: server.skipped,
+      problems: server.problems,
+      ...(server.reason !== undefined ? { reason: server.reason } : {}),
+      ...(server.elapsedMs !== undefined ? { elapsedMs: server.elapsedMs } : {}),
+      ...(server.config.command !== undefined ? { logPath: server.logPath } : {}),
+    };
   }
 
   /** Servers still starting (for the headless wait notice). */
@@ -147,6 +191,7 @@ export class McpManager {
   async #startOne(server: Server, boundMs: number): Promise<void> {
     const { name } = server.config;
     const abort = AbortSignal.any([this.#startAbort.signal, AbortSignal.timeout(boundMs)]);
+    server.startedAt = performance.now();
     try {
       const transport = this.#transport(server);
       server.transport = transport;
@@ -164,16 +209,21 @@ export class McpManager {
       await session.initialize(boundMs, abort);
       const listed = await Promise.race([session.listTools(), rejectOnAbort(abort)]);
       if (abort.aborted) throw abort.reason;
-      const { definitions, problems } = toolDefinitions(name, server.config.prefix ?? defaultPrefix(name), listed.tools, this.#budget);
-      for (const problem of [...listed.problems.map((text) => `mcp server ${name}: ${text}`), ...problems]) this.#warnLine(server, problem);
+      const { definitions, problems, skipped } = toolDefinitions(name, server.config.prefix ?? defaultPrefix(name), listed.tools, this.#budget);
+      const listProblems = listed.problems.map((text) => `mcp server ${name}: ${text}`);
+      server.skipped = skipped;
+      server.problems = listProblems;
+      for (const problem of [...listProblems, ...problems]) this.#warnLine(server, problem);
       if (transport instanceof StdioTransport) transport.note(`ready in ${Date.now() - started} ms: ${definitions.length} tool(s)`);
       if (server.state !== "starting") return; // it exited meanwhile
       server.state = "ready";
+      server.elapsedMs = Math.round(performance.now() - server.startedAt);
       server.definitions = definitions;
       this.#emit(server, definitions, []);
     } catch (err) {
       if (server.state === "starting") {
         server.state = "failed";
+        server.elapsedMs = Math.round(performance.now() - server.startedAt);
         const timedOut = abort.aborted && !this.#startAbort.signal.aborted;
         const prefix = `mcp server ${name}`;
         const text = errorMessage(err);
@@ -223,9 +273,11 @@ export class McpManager {
           if (server.state !== "ready") return;
           const previous = server.definitions;
           const { name } = server.config;
-          const { definitions, problems } = toolDefinitions(name, server.config.prefix ?? defaultPrefix(name), listed.tools, this.#budget, previous.reduce((sum, d) => sum + d.bytes, 0));
+          const { definitions, problems, skipped } = toolDefinitions(name, server.config.prefix ?? defaultPrefix(name), listed.tools, this.#budget, previous.reduce((sum, d) => sum + d.bytes, 0));
           for (const problem of problems) this.#warnLine(server, problem);
           server.definitions = definitions;
+          server.skipped = skipped;
+          server.problems = listed.problems.map((text) => `mcp server ${name}: ${text}`);
           // Every previous tool leaves and the new list joins: a changed schema or description is picked up too.
           this.#emit(server, definitions, previous.map((definition) => definition.zotName));
         } catch (err) {

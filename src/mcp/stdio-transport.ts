@@ -7,17 +7,16 @@
  * common/platform.ts does for extensions), env = zot's environment with the configured `env` merged over it,
  * cwd = the configured one (else zot's working directory; one that is not a
  * directory, or a command not found, fails start() naming it). Its stdout is
- * split by the extension host's LF line reader with a cap of
+ * split by the LF line reader (common/line-reader.ts) with a cap of
  * MAX_MESSAGE_BYTES per line (a longer line ends the connection: the server
  * is stopped); each line is parsed with parseJson's depth bound; a line that
  * is not a JSON object is noted in the log and dropped. Its stderr is copied
  * into $ZOT_HOME/logs/mcp-<name>.log (0600, 1 MiB with one rotated `.1`
- * generation, the extension logs' writer). `onClose` fires once, when the
+ * generation, common/log-file.ts, as for extension logs). `onClose` fires once, when the
  * process exits (with its exit code or signal in the reason) or its stdout
  * ends. `close()` closes stdin, waits CLOSE_GRACE_MS for an exit, then
- * SIGTERMs and finally SIGKILLs the group; it is idempotent. Imports from
- * src/ext only the two leaf helpers (line-reader.ts, log-file.ts), which
- * depend on src/common alone.
+ * SIGTERMs and finally SIGKILLs the group; it is idempotent. The line
+ * reader and the log writer are src/common's (shared with extensions).
  */
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
@@ -26,8 +25,8 @@ import { ZotError, errorMessage } from "../common/errors.ts";
 import { describeJsonProblem, parseJson } from "../common/json.ts";
 import { ownGroupSpawnOptions } from "../common/platform.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
-import { LineReader } from "../ext/line-reader.ts";
-import { type LogFile, logFileFor } from "../ext/log-file.ts";
+import { LineReader } from "../common/line-reader.ts";
+import { type LogFile, logFileFor } from "../common/log-file.ts";
 import type { JsonRpcMessage, McpTransport } from "./transport.ts";
 
 /** Longest line (one JSON-RPC message) accepted from a server's stdout. */

@@ -18,7 +18,7 @@
  * Text past MAX_RESULT_TEXT_CHARS in all is cut with a note.
  */
 import * as v from "valibot";
-import { MAX_TOOL_DESCRIPTION_CHARS, checkToolSchema, definitionBytes } from "../ext/registration-rules.ts";
+import { MAX_TOOL_DESCRIPTION_CHARS, checkToolSchema, definitionBytes } from "../tools/definition-rules.ts";
 import { BUILTIN_TOOL_NAMES, type Tool, type ToolContext, type ToolOutcome, type ToolResultContent } from "../tools/types.ts";
 import type { CallToolOutput } from "./session.ts";
 
@@ -46,6 +46,12 @@ export interface McpToolDefinition {
   readonly description: string;
   readonly schema: Readonly<Record<string, unknown>>;
   readonly bytes: number;
+}
+
+/** A listed tool that does not load: `tool` is its MCP name (or a label such as "(no name)"), `reason` why. */
+export interface SkippedTool {
+  readonly tool: string;
+  readonly reason: string;
 }
 
 /** Bytes still free for MCP tool definitions, shared by every server of a run. */
@@ -88,19 +94,25 @@ export function toolDefinitions(
   listed: readonly unknown[],
   budget: DefinitionBudget,
   previousBytes = 0,
-): { definitions: McpToolDefinition[]; problems: string[] } {
+): { definitions: McpToolDefinition[]; problems: string[]; skipped: SkippedTool[] } {
   budget.used -= previousBytes;
   const definitions: McpToolDefinition[] = [];
   const problems: string[] = [];
+  const skipped: SkippedTool[] = [];
   const taken = new Set<string>();
   for (const raw of listed) {
     const parsed = v.safeParse(ListedTool, raw);
     if (!parsed.success) {
-      problems.push(`mcp server ${server}: tool ${labelOf(raw)} skipped: it needs a non-empty string "name"`);
+      const reason = 'it needs a non-empty string "name"';
+      skipped.push({ tool: labelOf(raw), reason });
+      problems.push(`mcp server ${server}: tool ${labelOf(raw)} skipped: ${reason}`);
       continue;
     }
     const tool = parsed.output;
-    const skip = (why: string): void => void problems.push(`mcp server ${server}: tool "${tool.name.slice(0, 80)}" skipped: ${why}`);
+    const skip = (why: string): void => {
+      skipped.push({ tool: tool.name.slice(0, 80), reason: why });
+      problems.push(`mcp server ${server}: tool "${tool.name.slice(0, 80)}" skipped: ${why}`);
+    };
     const schema = checkToolSchema(tool.inputSchema);
     if (!schema.ok) {
       skip(`invalid inputSchema: ${schema.reason}`);
@@ -126,7 +138,7 @@ export function toolDefinitions(
     taken.add(zotName);
     definitions.push({ zotName, mcpName: tool.name, description, schema: schema.value, bytes });
   }
-  return { definitions, problems };
+  return { definitions, problems, skipped };
 }
 
 function record(value: unknown): Record<string, unknown> {

@@ -8,7 +8,8 @@
  *   3. nothing project-local → yes; the store trusts exactly this
  *      fingerprint → yes;
  *   4. otherwise headless: no, with one stderr line per run naming what was
- *      not started and the three ways to allow it; interactive (`ask`): a
+ *      not started (project extensions by name, MCP servers by their file:
+ *      notStartedText) and the three ways to allow it; interactive (`ask`): a
  *      stored "denied" for this fingerprint → no plus a note, else the
  *      dialog's answer (trust: recorded; once: yes, not recorded; skip:
  *      "denied" recorded, so the same content is not asked about again).
@@ -58,6 +59,18 @@ export function untrustedReason(status: ProjectTrustStatus): string {
     return `changed since ${was} on ${day(status.entry?.at)}: ${describeChanges(status.changes) || "contents differ"}`;
   }
   return `${status.dir} is not trusted`;
+}
+
+/**
+ * What the gate left out, named by kind: `project extensions not started: a, b`,
+ * `project MCP servers not started: ./.zot/mcp.json`, or both
+ * (`project extensions and MCP servers not started: a, b, ./.zot/mcp.json`).
+ */
+export function notStartedText(items: readonly { readonly kind: string; readonly name: string }[]): string {
+  const extensions = items.filter((item) => item.kind !== "mcp").map((item) => item.name);
+  const mcp = items.filter((item) => item.kind === "mcp").map((item) => `./${item.name}`);
+  const what = extensions.length === 0 ? "project MCP servers" : mcp.length === 0 ? "project extensions" : "project extensions and MCP servers";
+  return `${what} not started: ${[...extensions, ...mcp].join(", ")}`;
 }
 
 export function allowHint(dir: string): string {
@@ -164,13 +177,13 @@ export class ProjectTrust {
 
   async #ask(status: ProjectTrustStatus): Promise<boolean> {
     const { ask, warn, note } = this.#options;
-    const names = status.current.items.map((item) => item.name).join(", ");
+    const notStarted = notStartedText(status.current.items);
     if (ask === undefined) {
-      warn(`zot: warning: project extensions not started: ${names} (${untrustedReason(status)}); ${allowHint(status.dir)}\n`);
+      warn(`zot: warning: ${notStarted} (${untrustedReason(status)}); ${allowHint(status.dir)}\n`);
       return false;
     }
     if (status.state === "denied") {
-      note?.(`project extensions not started: ${names} (${untrustedReason(status)}); run 'zot trust' or start with --trust to allow them`);
+      note?.(`${notStarted} (${untrustedReason(status)}); run 'zot trust' or start with --trust to allow them`);
       return false;
     }
     const choice = await ask(status);

@@ -22,7 +22,7 @@ import { errorMessage } from "../common/errors.ts";
 import { guardProcessTree } from "../common/process-tree.ts";
 import { queueStderr } from "../common/stderr.ts";
 import { flushStdout, writeStdoutText } from "../common/stdout.ts";
-import { LineReader } from "../ext/line-reader.ts";
+import { LineReader } from "../common/line-reader.ts";
 import { parseMainFlags } from "../cli/flags.ts";
 import { warmUpProvider } from "../providers/index.ts";
 import { Cleanup } from "./cleanup.ts";

@@ -14,9 +14,10 @@ import * as v from "valibot";
 import { settledOrAborted } from "../common/abortable-wait.ts";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { stdoutRoom } from "../common/stdout.ts";
+import { quickAccept } from "./quick-accept.ts";
 import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { charsText, parseSse, type SseEvent } from "./sse.ts";
+import { charsText, SseParser, type SseEvent } from "./sse.ts";
 import {
   ProviderError,
   emptyUsage,
@@ -81,13 +82,19 @@ export function eventType(json: unknown): string | undefined {
   return typeof type === "string" ? type : undefined;
 }
 
-/** Validates a parsed payload against its schema; a mismatch is ProviderError "malformed". */
+/**
+ * Validates a parsed payload against its schema; a mismatch is ProviderError
+ * "malformed". A payload the schema's quick predicate accepts (quick-accept.ts:
+ * only values valibot accepts unchanged) is returned as it is, without
+ * valibot's copy; anything else is valibot's to decide and word.
+ */
 export function validateEvent<TSchema extends v.GenericSchema>(
   label: string,
   event: SseEvent,
   schema: TSchema,
   json: unknown,
 ): v.InferOutput<TSchema> {
+  if (quickAccept(schema)(json)) return json as v.InferOutput<TSchema>;
   const result = v.safeParse(schema, json);
   if (result.success) return result.output;
   const issue = result.issues[0];
@@ -253,16 +260,29 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
       connectHint: options.connectHint,
       onRetry: (notice) => options.onEvent({ type: "retry", ...notice }),
     });
-    for await (const event of parseSse(response.body, { label })) {
-      response.sawEvent();
-      if (request.signal.aborted) break;
-      if (decoder.handle(event)) {
-        terminal = true;
-        break;
+    // The events of each chunk are handled in one go (SseParser: no asynchronous step per event, as parseSse has).
+    const parser = new SseParser({ label });
+    const reader = response.body.getReader();
+    try {
+      reading: for (;;) {
+        const { done, value } = await reader.read();
+        for (const event of parser.feed(done ? undefined : value)) {
+          response.sawEvent();
+          if (request.signal.aborted) break reading;
+          if (decoder.handle(event)) {
+            terminal = true;
+            break reading;
+          }
+          // Backpressure: while stdout is behind, the response is not read (the server's TCP window fills).
+          const room = stdoutRoom();
+          if (room !== undefined) await response.paused(settledOrAborted(room, request.signal));
+        }
+        if (parser.failure !== undefined) throw parser.failure;
+        if (done) break;
       }
-      // Backpressure: while stdout is behind, the response is not read (the server's TCP window fills).
-      const room = stdoutRoom();
-      if (room !== undefined) await response.paused(settledOrAborted(room, request.signal));
+    } finally {
+      // Closes the connection when zot stops early; harmless after the end.
+      await reader.cancel().catch(() => undefined);
     }
   } catch (err) {
     if (request.signal.aborted && !(err instanceof ProviderError && err.kind === "api")) {

@@ -9,7 +9,9 @@
  * before it is assembled. Comment lines and other fields are read and
  * dropped, so they never accumulate. Errors of the underlying stream
  * propagate unchanged; an event left undispatched when the stream ends is
- * discarded, as the SSE standard says.
+ * discarded, as the SSE standard says. SseParser is the same parser fed
+ * chunk by chunk (events of a chunk returned together; a broken bound
+ * reported after the events before it).
  */
 import { ProviderError } from "./types.ts";
 
@@ -94,58 +96,103 @@ class EventBuilder {
   }
 }
 
+/**
+ * The parser behind parseSse, fed one chunk at a time: runStream uses it
+ * directly, so the events of a chunk cost no asynchronous step each.
+ */
+export class SseParser {
+  private readonly maxLine: number;
+  private readonly prefix: string;
+  private readonly decoder = new TextDecoder("utf-8");
+  private readonly builder: EventBuilder;
+  // Pieces of the current, not yet terminated line (kept apart to stay linear).
+  private pending: string[] = [];
+  private pendingLength = 0;
+  // A chunk ended in "\r": a "\n" opening the next chunk belongs to that line end.
+  private skipLeadingLf = false;
+  /** The bound a fed chunk broke; set, nothing more is parsed. */
+  failure: ProviderError | undefined;
+
+  constructor(options: SseOptions = {}) {
+    this.maxLine = options.maxLineChars ?? SSE_MAX_LINE_CHARS;
+    this.prefix = options.label ? `${options.label}: ` : "";
+    this.builder = new EventBuilder(options.maxEventChars ?? SSE_MAX_EVENT_CHARS, this.prefix);
+  }
+
+  /**
+   * The events `chunk` completes, in order (undefined: the stream ended). A
+   * bound broken part-way stops there: the events before it are returned
+   * and `failure` holds the error, for the caller to raise once it has
+   * handled them (as a consumer of parseSse sees them: events, then the error).
+   */
+  feed(chunk: Uint8Array | undefined): SseEvent[] {
+    const events: SseEvent[] = [];
+    if (this.failure !== undefined) return events;
+    try {
+      this.scan(chunk === undefined ? this.decoder.decode() : this.decoder.decode(chunk, { stream: true }), events);
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      this.failure = err;
+    }
+    return events;
+  }
+
+  private overLimit(): ProviderError {
+    return new ProviderError("malformed", `${this.prefix}stream line longer than ${charsText(this.maxLine)}`);
+  }
+
+  private scan(decoded: string, events: SseEvent[]): void {
+    let text = decoded;
+    const maxLine = this.maxLine;
+    if (this.skipLeadingLf && text.length > 0) {
+      if (text.charCodeAt(0) === 10) text = text.slice(1);
+      this.skipLeadingLf = false;
+    }
+    let start = 0;
+    // Line ends are found with indexOf (native), not a character loop: the next LF and the next CR.
+    let nextLf = text.indexOf("\n");
+    let nextCr = text.indexOf("\r");
+    while (nextLf !== -1 || nextCr !== -1) {
+      const isCr = nextCr !== -1 && (nextLf === -1 || nextCr < nextLf);
+      let i = isCr ? nextCr : nextLf;
+      const tail = text.slice(start, i);
+      if (this.pendingLength + tail.length > maxLine) throw this.overLimit();
+      const line = this.pending.length === 0 ? tail : this.pending.join("") + tail;
+      this.pending = [];
+      this.pendingLength = 0;
+      if (isCr) {
+        if (i + 1 < text.length) {
+          if (text.charCodeAt(i + 1) === 10) i++;
+        } else {
+          this.skipLeadingLf = true;
+        }
+      }
+      start = i + 1;
+      if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf("\n", start);
+      if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf("\r", start);
+      const event = this.builder.line(line);
+      if (event) events.push(event);
+    }
+    if (start < text.length) {
+      const rest = text.slice(start);
+      this.pendingLength += rest.length;
+      if (this.pendingLength > maxLine) throw this.overLimit();
+      this.pending.push(rest);
+    }
+  }
+}
+
 export async function* parseSse(
   stream: ReadableStream<Uint8Array>,
   options: SseOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
-  const maxLine = options.maxLineChars ?? SSE_MAX_LINE_CHARS;
-  const prefix = options.label ? `${options.label}: ` : "";
-  const decoder = new TextDecoder("utf-8");
-  const builder = new EventBuilder(options.maxEventChars ?? SSE_MAX_EVENT_CHARS, prefix);
+  const parser = new SseParser(options);
   const reader = stream.getReader();
-  // Pieces of the current, not yet terminated line (kept apart to stay linear).
-  let pending: string[] = [];
-  let pendingLength = 0;
-  // A chunk ended in "\r": a "\n" opening the next chunk belongs to that line end.
-  let skipLeadingLf = false;
-
-  const overLimit = (): ProviderError =>
-    new ProviderError("malformed", `${prefix}stream line longer than ${charsText(maxLine)}`);
-
   try {
     while (true) {
       const { done, value } = await reader.read();
-      let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-      if (skipLeadingLf && text.length > 0) {
-        if (text.charCodeAt(0) === 10) text = text.slice(1);
-        skipLeadingLf = false;
-      }
-      let start = 0;
-      for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        if (code !== 10 && code !== 13) continue;
-        const tail = text.slice(start, i);
-        if (pendingLength + tail.length > maxLine) throw overLimit();
-        const line = pending.length === 0 ? tail : pending.join("") + tail;
-        pending = [];
-        pendingLength = 0;
-        if (code === 13) {
-          if (i + 1 < text.length) {
-            if (text.charCodeAt(i + 1) === 10) i++;
-          } else {
-            skipLeadingLf = true;
-          }
-        }
-        start = i + 1;
-        const event = builder.line(line);
-        if (event) yield event;
-      }
-      if (start < text.length) {
-        const rest = text.slice(start);
-        pendingLength += rest.length;
-        if (pendingLength > maxLine) throw overLimit();
-        pending.push(rest);
-      }
+      for (const event of parser.feed(done ? undefined : value)) yield event;
+      if (parser.failure !== undefined) throw parser.failure;
       if (done) return;
     }
   } finally {

@@ -11,10 +11,12 @@
  *    This fallback fails safe: a live process that reuses the pid keeps the
  *    session locked until the lock file is deleted by hand.
  * A session another zot holds is reported as busy, with that zot's pid when
- * known (from the lock file, or the index file its writer keeps). Only zots
- * take these locks: the original Go zot does not.
+ * known: from the lock file; for a flock, from the kernel's lock table
+ * (/proc/locks, Linux) or else the index file its writer keeps (written on
+ * resume; a new session gets its first index when it closes or grows).
+ * Only zots take these locks: the original Go zot does not.
  */
-import { closeSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { EWOULDBLOCK, flock, LOCK_EX, LOCK_NB, LOCK_SH, LOCK_UN } from "../common/libc.ts";
 import { systemErrorCode } from "../common/errors.ts";
@@ -73,6 +75,32 @@ function lockFileAge(path: string): number {
   }
 }
 
+/** `dev` as /proc/locks prints it: `<major hex>:<minor hex>` (glibc's major/minor split of a dev_t). */
+function procLocksDevice(dev: number): string {
+  const high = Math.floor(dev / 0x1_0000_0000);
+  const low = dev % 0x1_0000_0000;
+  const major = ((low >>> 8) & 0xfff) | ((high & ~0xfff) >>> 0);
+  const minor = (low & 0xff) | ((low >>> 12) & ~0xff);
+  return `${major.toString(16).padStart(2, "0")}:${(minor >>> 0).toString(16).padStart(2, "0")}`;
+}
+
+/** The pid the kernel's lock table names as holding a flock on the file open as `fd` (Linux); undefined when unknown. */
+function flockHolderPid(fd: number): number | undefined {
+  if (process.platform !== "linux") return undefined;
+  try {
+    const stats = fstatSync(fd);
+    const file = `${procLocksDevice(stats.dev)}:${stats.ino}`;
+    // "1: FLOCK  ADVISORY  WRITE 4242 fe:00:2147084 0 EOF" (waiters read "1: -> FLOCK ...").
+    for (const line of readFileSync("/proc/locks", "utf8").split("\n")) {
+      const match = /^\d+: FLOCK\s+\S+\s+WRITE\s+(\d+)\s+(\S+)\s/.exec(line);
+      if (match?.[2] === file) return Number(match[1]);
+    }
+  } catch {
+    // no lock table: unknown
+  }
+  return undefined;
+}
+
 /** The O_EXCL lock-file fallback. */
 export function lockWithLockFile(sessionPath: string): LockAttempt {
   const path = lockFilePathFor(sessionPath);
@@ -113,7 +141,7 @@ export function lockSession(fd: number, sessionPath: string): LockAttempt {
         Bun.sleepSync(BUSY_RETRY_MS);
         continue;
       }
-      const holderPid = livePid(indexWriterPid(sessionPath));
+      const holderPid = livePid(flockHolderPid(fd)) ?? livePid(indexWriterPid(sessionPath));
       return holderPid === undefined ? { ok: false, reason: "busy" } : { ok: false, reason: "busy", holderPid };
     }
     // No flock here (unsupported platform or file system): the lock-file fallback.

@@ -14,10 +14,13 @@
  * resume() locks an existing file, loads it (load.ts, streaming, repairing a
  * torn tail) and appends after it; fork() (fork.ts) copies a session into a
  * new one. The writer keeps the file's index (index-file.ts) current: on
- * open, on close, and after a usage row once the file has grown by
+ * resume and fork, on close, and after a usage row once the file has grown by
  * INDEX_REFRESH_BYTES since the index last covered it (so a live session's
  * listing reads at most that much past its index, and a long session does not
- * rewrite a file per model call). close() deletes a file this
+ * rewrite a file per model call). A file create() made gets its first index
+ * at one of those points, not at once: until then listing reads it whole
+ * (it is under INDEX_REFRESH_BYTES), and a zot refused by its lock learns the
+ * holder's pid from the kernel (lock.ts). close() deletes a file this
  * writer created if no message was ever appended. If another zot prunes our
  * still message-less file, the next append recreates it (meta first)
  * instead of writing into an unlinked inode. Failures throw SessionError.
@@ -189,7 +192,6 @@ export class SessionWriter {
         writer.close();
         throw err;
       }
-      writer.#saveIndex(true);
       return writer;
     }
   }

@@ -3,15 +3,17 @@
  * usage errors (exit 2), the add/list/disable/enable/remove round trip
  * (file contents, 0600, unknown keys kept), a corrupted mcp.json (named,
  * never overwritten), project vs global vs --mcp precedence, and doctor
- * against the Python stdio server (good, invalid schema, crash, never
- * initializes: bounded, exit 1, no process left) and the Streamable HTTP
- * test server (bearer from ${VAR}, 401 without it).
+ * (through the run's own MCP client) against the Python stdio server (good,
+ * invalid schema, crash, never initializes: bounded, exit 1, no process
+ * left), the hostile TypeScript server (name rules, tool cap, protocol
+ * version), two servers sharing tool names, and the Streamable HTTP test
+ * server (bearer from ${VAR}, 401 without it).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type RunResult, runZot, tempDir } from "../support/binary.ts";
-import { isAlive } from "../support/processes.ts";
+import { type RunResult, cleanEnv, runZot, tempDir, zotBinary } from "../support/binary.ts";
+import { exitWithin, isAlive } from "../support/processes.ts";
 import { removeTempDirs } from "../support/temp.ts";
 import { startMcpHttpServer } from "../fixtures/mcp/http-server.ts";
 import { parseMainFlags } from "../../src/cli/flags.ts";
@@ -192,7 +194,7 @@ describe("zot mcp doctor", () => {
     await mcp(["add", "py", "--", "python3", DOCTOR_SERVER, "good"]);
     const result = await mcp(["doctor"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^✓ py: ok \(stdio, global, \d+ ms\)\n {4}protocol: 2025-06-18\n {4}server: doctor-py 0.9.1\n {4}tools: 2 \(echo, add\)\n\n1 server checked: 1 ok, 0 failed\n$/);
+    expect(result.stdout).toMatch(/^✓ py: ok \(stdio, global, \d+ ms\)\n {4}protocol: 2025-06-18\n {4}server: doctor-py 0.9.1\n {4}tools: 2 \(py__echo, py__add\)\n\n1 server checked: 1 ok, 0 failed\n$/);
   });
 
   test("invalid schema, crash and a disabled server: reported, exit 1", async () => {
@@ -204,9 +206,15 @@ describe("zot mcp doctor", () => {
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { servers: { server: { name: string }; report?: Record<string, unknown> }[] };
     const byName = Object.fromEntries(report.servers.map((entry) => [entry.server.name, entry.report]));
-    expect(byName.bad).toMatchObject({ ok: false, tools: ["echo", "add"], problems: ['tool "broken": "inputSchema" must have "type": "object" (got "string")'] });
-    expect(byName.crash).toMatchObject({ ok: false, error: "the server exited with code 3" });
-    expect(byName.crash!.stderrTail).toContain("cannot open the database");
+    expect(byName.bad).toMatchObject({
+      ok: false, state: "ready", tools: ["bad__echo", "bad__add"], problems: [],
+      skipped: [{ tool: "broken", reason: 'invalid inputSchema: the schema must have "type": "object" (got "string")' }],
+    });
+    expect(byName.crash).toMatchObject({ ok: false, state: "failed", error: "stopped during initialize: exited with code 3", logPath: join(home, "logs", "mcp-crash.log") });
+    expect(byName.crash!.logTail).toContain("doctor-server: cannot open the database");
+    const text = await mcp(["doctor", "bad"]);
+    expect(text.stdout).toContain('\n    tools: 2 (bad__echo, bad__add)\n    ✗ skipped broken: invalid inputSchema: the schema must have "type": "object" (got "string")\n');
+    expect(text.stdout).toContain("1 server checked: 0 ok, 1 with problems, 0 failed");
     expect(byName.off).toBeUndefined();
     const one = await mcp(["doctor", "off"]);
     expect([one.code, one.stdout.split("\n")[0]]).toEqual([0, expect.stringMatching(/^✓ off: ok/)]);
@@ -220,10 +228,34 @@ describe("zot mcp doctor", () => {
     const result = await mcp(["doctor", "--timeout", "1500"]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("✗ silent: failed");
-    expect(result.stdout).toContain("error: no answer to initialize within 1500 ms");
+    expect(result.stdout).toMatch(/error: did not (answer )?initialize within 1\.5 s\n/);
     const pids = readFileSync(pidfile, "utf8").trim().split("\n").map(Number);
     expect(pids).toHaveLength(2);
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
+  });
+
+  test("SIGINT while a server is starting: every server is closed, what was found is printed, exit 130", async () => {
+    const pidfile = join(home, "..", "pids");
+    await mcp(["add", "silent", "--", "python3", DOCTOR_SERVER, "never-init", pidfile]);
+    await mcp(["add", "py", "--", "python3", DOCTOR_SERVER, "good"]);
+    const proc = Bun.spawn([await zotBinary(), "mcp", "doctor", "--timeout", "60000"], { cwd, env: cleanEnv(home), stdout: "pipe", stderr: "pipe" });
+    try {
+      // Both started: the silent one wrote its pids, the good one is ready (its log says so).
+      const goodLog = join(home, "logs", "mcp-py.log");
+      const ready = (): boolean => existsSync(pidfile) && readFileSync(pidfile, "utf8").trim().split("\n").length === 2 && existsSync(goodLog) && readFileSync(goodLog, "utf8").includes("ready in");
+      for (let waited = 0; !ready() && waited < 20_000; waited += 50) await Bun.sleep(50);
+      expect(ready()).toBe(true);
+      proc.kill("SIGINT");
+      expect(await exitWithin(proc, 10_000)).toBe(130);
+      const stdout = await new Response(proc.stdout).text();
+      expect(stdout).toContain("✗ silent: failed (stdio, global)\n    error: interrupted before it was ready\n");
+      expect(stdout).toContain("✓ py: ok (stdio, global, ");
+      const pids = readFileSync(pidfile, "utf8").trim().split("\n").map(Number);
+      for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    } finally {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    }
   });
 
   test("a server that floods stdout with one endless line, and one with a missing cwd: reported at once, exit 1", async () => {
@@ -235,8 +267,44 @@ describe("zot mcp doctor", () => {
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { servers: { server: { name: string }; report: { error?: string } }[] };
     const errors = Object.fromEntries(report.servers.map((entry) => [entry.server.name, entry.report.error]));
-    expect(errors.flood).toBe("the server wrote a line longer than 16 Mi characters on stdout");
-    expect(errors.nocwd).toBe(`mcp server "nocwd": "cwd" ${join(home, "missing-dir")} is not a directory`);
+    expect(errors.flood).toBe("stopped during initialize: sent a message larger than 4194304 bytes");
+    expect(errors.nocwd).toBe(`"cwd" ${join(home, "missing-dir")} is not a directory`);
+  });
+
+  test("what a run would load: the name rules, the tool cap, protocol versions, names two servers share", async () => {
+    const hostile = join(import.meta.dir, "..", "fixtures", "mcp", "hostile.ts");
+    writeFileSync(globalFile, JSON.stringify({ mcpServers: {
+      many: { command: process.execPath, args: [hostile, "many-tools"] },
+      old: { command: process.execPath, args: [hostile, "bad-version"] },
+      first: { command: "python3", args: [DOCTOR_SERVER, "good"], prefix: "same__" },
+      second: { command: "python3", args: [DOCTOR_SERVER, "good"], prefix: "same__" },
+    } }));
+    const result = await mcp(["doctor", "--json"]);
+    expect(result.code).toBe(1);
+    type Report = { state: string; ok: boolean; tools: string[]; skipped: { tool: string; reason: string }[]; problems: string[]; error?: string };
+    const parsed = JSON.parse(result.stdout) as { servers: { server: { name: string }; report: Report }[] };
+    const byName = Object.fromEntries(parsed.servers.map((entry) => [entry.server.name, entry.report]));
+    const many = byName.many!;
+    // 200 listed: the first 128 are considered; names made provider-safe; a duplicate after that, a nameless tool and a too deep schema skipped.
+    expect(many.state).toBe("ready");
+    expect(many.problems).toEqual(["mcp server many: more than 128 tools; the rest were not loaded"]);
+    expect(many.tools).toContain("many__weird_name_with_dots");
+    expect(many.tools).toContain("many__a_b");
+    expect(many.tools.every((name) => /^[A-Za-z0-9_-]{1,64}$/.test(name))).toBe(true);
+    expect(many.skipped.map((skipped) => skipped.tool)).toEqual(["a_b", "(name 42)", "nested"]);
+    expect(many.skipped[0]!.reason).toBe('its name "many__a_b" is taken by an earlier tool of this server');
+    expect(many.tools.length + many.skipped.length).toBe(128);
+    expect(byName.old).toMatchObject({ state: "failed", ok: false });
+    expect(byName.old!.error).toContain("zot supports 2025-06-18, 2025-03-26, 2024-11-05");
+    // Both servers load the same zot names: a run keeps them with the one ready first.
+    const [winner, loser] = [byName.first!, byName.second!].sort((a, b) => b.tools.length - a.tools.length);
+    expect(winner).toMatchObject({ ok: true, tools: ["same__echo", "same__add"], skipped: [] });
+    expect(loser).toMatchObject({ ok: false, tools: [] });
+    expect(loser!.skipped.map((skipped) => skipped.tool)).toEqual(["same__echo", "same__add"]);
+    const text = await mcp(["doctor", "many"]);
+    expect(text.stdout).toContain(`    tools: ${many.tools.length} (many__weird_name_with_dots, many__a_b, `);
+    expect(text.stdout).toContain(`, … ${many.tools.length - 32} more: --json lists all)\n`);
+    expect(loser!.skipped[0]!.reason).toMatch(/^the name is taken by a tool of server (first|second) \(ready first\); a run would not add it$/);
   });
 
   test("a Streamable HTTP server: bearer from ${VAR}; a wrong token is a 401 that never prints the token", async () => {
@@ -247,7 +315,7 @@ describe("zot mcp doctor", () => {
       expect(good.code).toBe(0);
       expect(good.stdout).toContain("✓ web: ok (http, global,");
       expect(good.stdout).toContain("server: http-echo 1.2.3");
-      expect(good.stdout).toContain("tools: 1 (echo)");
+      expect(good.stdout).toContain("tools: 1 (web__echo)");
       expect(server.deletedSessions).toHaveLength(1);
       const wrong = await mcp(["doctor"], { MCP_TOKEN: "wrong-token" });
       expect(wrong.code).toBe(1);

@@ -13,7 +13,7 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { flushAllLogs } from "../../src/ext/log-file.ts";
+import { flushAllLogs } from "../../src/common/log-file.ts";
 import { McpManager } from "../../src/mcp/manager.ts";
 import { MAX_TOOLS_PER_SERVER } from "../../src/mcp/session.ts";
 import type { ToolContext } from "../../src/tools/types.ts";

@@ -226,7 +226,7 @@ test("./.zot/mcp.json servers start only in a trusted project (--trust here); $Z
   const untrusted = await env.run(["-p", "go", ...env.providerArgs()]);
   expect(untrusted.code).toBe(0);
   expect(untrusted.stderr).toBe(
-    `zot: warning: project extensions not started: .zot/mcp.json (${env.cwd} is not trusted); allow with --trust (this run), 'zot trust ${env.cwd}' (record it) or ZOT_TRUST=1 (CI images)\n`,
+    `zot: warning: project MCP servers not started: ./.zot/mcp.json (${env.cwd} is not trusted); allow with --trust (this run), 'zot trust ${env.cwd}' (record it) or ZOT_TRUST=1 (CI images)\n`,
   );
   const names = requestToolNames(env.server.requests[0]);
   expect(names).toContain("mine__echo");

@@ -135,3 +135,28 @@ test("kill -9 of the writer releases the lock: the next zot -c continues the ses
   expect(next.stdout).toBe("after the crash\n");
   expect(requestTexts(env.server.requests[2])).toContain("held question");
 });
+
+test("a new session being written (no index yet) is refused naming its writer's pid, from the kernel's lock table", async () => {
+  env.server.enqueue({ type: "stall", text: "partial" });
+  const proc = Bun.spawn([await zotBinary(), "-p", "a new session", ...env.providerArgs()], {
+    cwd: env.cwd,
+    env: cleanEnv(env.home, { ZOT_STREAM_IDLE_TIMEOUT_MS: "60000" }),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  try {
+    expect(await waitFor(() => env.server.requests.length > 0, 15_000)).toBe(true);
+    const file = onlySession();
+    // The writer of a new session writes its index only when it closes (or has grown by 256 KiB).
+    expect(env.sessionFiles()).toEqual([file]);
+    const second = await env.run(["-p", "--session", file, "second writer", ...env.providerArgs()]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toBe(
+      `zot: ${file}: in use by another zot (pid ${proc.pid}); to continue from it in a new session, run: zot --fork ${file}\n`,
+    );
+  } finally {
+    proc.kill("SIGTERM");
+    await proc.exited;
+  }
+});

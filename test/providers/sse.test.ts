@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseSse, type SseEvent } from "../../src/providers/sse.ts";
+import { parseSse, SseParser, type SseEvent } from "../../src/providers/sse.ts";
 import { ProviderError } from "../../src/providers/types.ts";
 import { rejection } from "./helpers.ts";
 import { seededRandom } from "../support/random.ts";
@@ -130,5 +130,18 @@ describe("parseSse", () => {
       // One byte at a time.
       expect(await collect(Array.from(encoded, (byte) => Uint8Array.of(byte)))).toEqual(expected);
     }
+  });
+
+  test("SseParser (what runStream feeds chunk by chunk): the events before a broken bound, then the failure, then nothing", () => {
+    const parser = new SseParser({ maxLineChars: 20, label: "test" });
+    expect(parser.feed(bytes("data: one\n\ndata: tw"))).toEqual([{ event: "message", data: "one" }]);
+    expect(parser.failure).toBeUndefined();
+    const events = parser.feed(bytes("o\n\ndata: this line is far too long\n\ndata: three\n\n"));
+    expect(events).toEqual([{ event: "message", data: "two" }]);
+    expect(parser.failure).toBeInstanceOf(ProviderError);
+    expect(parser.failure?.kind).toBe("malformed");
+    expect(parser.failure?.message).toBe("test: stream line longer than 20 characters");
+    expect(parser.feed(bytes("data: four\n\n"))).toEqual([]);
+    expect(parser.feed(undefined)).toEqual([]);
   });
 });

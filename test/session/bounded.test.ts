@@ -79,32 +79,47 @@ describe("the index file", () => {
     expect(summarizeSession(writer.path)).toMatchObject({ id: "short", messageCount: 0 });
   });
 
-  test("a live writer rewrites it after a model call only once the file grew by INDEX_REFRESH_BYTES", () => {
+  test("a live writer writes it after a model call only once the file grew by INDEX_REFRESH_BYTES (a new file has none before)", () => {
     const home = tempHome();
     const writer = newWriter(home);
     const indexed = () => JSON.parse(readFileSync(indexPathFor(writer.path), "utf8")) as { size: number; summary: { message_rows: number } };
-    const opened = indexed().size;
-    // Many small model calls: the index stays as written on open (listing reads the few rows after it).
+    // Many small model calls: no index yet (listing reads the small file whole).
     for (let i = 0; i < 50; i++) {
       writer.appendMessage(userText(`question ${i}`));
       writer.appendUsage(usage(0.01), usage(0.01 * (i + 1)));
     }
-    expect(indexed().size).toBe(opened);
+    expect(existsSync(indexPathFor(writer.path))).toBe(false);
     expect(summarizeSession(writer.path)).toMatchObject({ messageCount: 50, firstUserText: "question 0" });
-    // Past the threshold the next usage row refreshes it.
+    // Past the threshold the next usage row writes it.
     writer.appendMessage(userText("z".repeat(INDEX_REFRESH_BYTES)));
     writer.appendUsage(usage(0.01), usage(0.51));
     expect(indexed().summary.message_rows).toBe(51);
-    expect(indexed().size).toBeGreaterThan(opened + INDEX_REFRESH_BYTES);
+    const written = indexed().size;
+    expect(written).toBeGreaterThan(INDEX_REFRESH_BYTES);
+    // Then small calls leave it as it is until the file has grown that much again.
+    for (let i = 0; i < 20; i++) {
+      writer.appendMessage(userText(`more ${i}`));
+      writer.appendUsage(usage(0.01), usage(0.6));
+    }
+    expect(indexed().size).toBe(written);
+    expect(summarizeSession(writer.path)).toMatchObject({ messageCount: 71 });
     writer.close();
+    expect(indexed().summary.message_rows).toBe(71);
   });
 
-  test("while a writer is live its index names its pid", () => {
+  test("a resumed session's index names its live writer's pid; a new one has no index until it closes", () => {
     const home = tempHome();
     const writer = newWriter(home);
-    expect(JSON.parse(readFileSync(indexPathFor(writer.path), "utf8")).writer_pid).toBe(process.pid);
+    expect(existsSync(indexPathFor(writer.path))).toBe(false);
+    writer.appendMessage(userText("kept"));
     writer.close();
-    expect(existsSync(indexPathFor(writer.path))).toBe(false); // an empty session goes, and its index with it
+    expect(JSON.parse(readFileSync(indexPathFor(writer.path), "utf8")).writer_pid).toBeUndefined();
+    const { writer: resumed } = SessionWriter.resume(writer.path);
+    expect(JSON.parse(readFileSync(indexPathFor(writer.path), "utf8")).writer_pid).toBe(process.pid);
+    resumed.close();
+    const empty = newWriter(home);
+    empty.close();
+    expect(existsSync(indexPathFor(empty.path))).toBe(false); // an empty session goes, and no index is left
   });
 });
 

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { zotPaths } from "../../src/common/home.ts";
 import { ExtensionManager, type ExtensionManagerOptions } from "../../src/ext/manager.ts";
 import type { ExtensionUI, NoteLevel } from "../../src/ext/host.ts";
-import { flushAllLogs } from "../../src/ext/log-file.ts";
+import { flushAllLogs } from "../../src/common/log-file.ts";
 import { tempDir } from "./binary.ts";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures", "extensions");

@@ -102,6 +102,25 @@ describe("headless gate", () => {
     expect(starts(marker)).toBe(1);
   }, T);
 
+  test("the line says what was not started: project MCP servers alone, or extensions and MCP servers", async () => {
+    const mcpMarker = join(env.base, "mcp.started");
+    mkdirSync(join(env.cwd, ".zot"), { recursive: true });
+    writeFileSync(join(env.cwd, ".zot", "mcp.json"), JSON.stringify({ mcpServers: { proj: { command: "sh", args: ["-c", `echo started >> '${mcpMarker}'`] } } }));
+    const onlyMcp = gateLines((await print()).stderr);
+    expect(onlyMcp).toEqual([
+      `zot: warning: project MCP servers not started: ./.zot/mcp.json (${env.cwd} is not trusted); allow with --trust (this run), 'zot trust ${env.cwd}' (record it) or ZOT_TRUST=1 (CI images)`,
+    ]);
+    expect(starts(mcpMarker)).toBe(0);
+    const { marker } = projectMarker(env);
+    const both = gateLines((await print()).stderr);
+    expect(both).toHaveLength(1);
+    expect(both[0]).toStartWith(`zot: warning: project extensions and MCP servers not started: marker, ./.zot/mcp.json (${env.cwd} is not trusted); allow with --trust`);
+    expect([starts(marker), starts(mcpMarker)]).toEqual([0, 0]);
+    // The three ways to allow it start both (the MCP "server" here exits at once: only its start is checked).
+    await print(["--trust"]);
+    expect([starts(marker), starts(mcpMarker)]).toEqual([1, 1]);
+  }, T);
+
   test("zot untrust forgets the decision; trust --list shows dir, decision, date and whether it still matches", async () => {
     const { dir, marker } = projectMarker(env);
     expect((await env.run(["trust", "--list"])).stderr).toContain("no projects recorded");

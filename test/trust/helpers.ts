@@ -49,7 +49,7 @@ export function storedProjects(env: ModeEnv): Record<string, { decision: string;
   return (JSON.parse(readFileSync(trustFile(env), "utf8")) as { projects: Record<string, { decision: string; fingerprint: string; at: string }> }).projects;
 }
 
-/** Lines of stderr that report project extensions left out. */
+/** Lines of stderr that report project extensions or MCP servers left out. */
 export function gateLines(stderr: string): string[] {
-  return stderr.split("\n").filter((line) => line.includes("project extensions not started"));
+  return stderr.split("\n").filter((line) => /project (extensions|MCP servers|extensions and MCP servers) not started/.test(line));
 }

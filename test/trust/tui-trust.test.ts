@@ -116,14 +116,14 @@ describe("project trust dialog", () => {
     await tui.waitForText(".zot/mcp.json  MCP servers: github, files, x0, x1, x2, x3, x4, x5, x6, x7 … and 3 more", "screen");
     expect(tui.screen.screen().join("\n")).not.toContain("(-)");
     tui.press("escape");
-    await tui.waitForText("project extensions not started: marker, .zot/mcp.json");
+    await tui.waitForText("project extensions and MCP servers not started: marker, ./.zot/mcp.json");
     await tui.stop();
 
     writeFileSync(mcpFile, '{"mcpServers": {"github": ');
     const again = await dialog();
     await again.waitForText(".zot/mcp.json  MCP servers: unreadable", "screen");
     again.press("escape");
-    await again.waitForText("project extensions not started");
+    await again.waitForText("project extensions and MCP servers not started: marker, ./.zot/mcp.json");
     expect(starts(marker)).toBe(0);
   }, TEST_MS);
 

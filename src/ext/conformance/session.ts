@@ -15,7 +15,7 @@
  * (hooks.frame sees each frame once as it arrives).
  */
 import { decodeInboundFrame, describeFrameProblem, type InboundFrame, type OutboundFrame } from "../frames.ts";
-import { LineReader, MAX_FRAME_BYTES } from "../line-reader.ts";
+import { LineReader, MAX_FRAME_BYTES } from "../../common/line-reader.ts";
 import { type ExtensionSubprocess, signalProcessTree, spawnExtension } from "../process.ts";
 
 const STDERR_TAIL_BYTES = 4096;

@@ -13,7 +13,7 @@
  */
 import { displayText, ChoiceDialog, type Overlay, type Theme } from "../../tui/index.ts";
 import { describeChanges, itemTrustState, mcpConfigFile, type ProjectTrustStatus } from "../../trust/index.ts";
-import type { TrustChoice } from "../project-trust.ts";
+import { notStartedText, type TrustChoice } from "../project-trust.ts";
 import { describeMcpServerNames, readMcpServerNames } from "./mcp-server-names.ts";
 
 export const TRUST_TITLE = "run this project's extensions?";
@@ -118,7 +118,7 @@ export class TrustPrompt {
     else if (choice === "once") host.chat.info(`starting ${names} for this run only (not recorded)`);
     else {
       const recorded = choice === "skip" ? " (recorded: not asked again until they change)" : "";
-      host.chat.info(`project extensions not started: ${names}${recorded}; 'zot trust' or --trust allows them`);
+      host.chat.info(`${notStartedText(status.current.items)}${recorded}; 'zot trust' or --trust allows them`);
     }
   }
 }

@@ -34,7 +34,7 @@ import { parseAutoCompact, parseMaxSteps, parseReasoning, parseToolSelection, ty
 import { setupHeadless } from "../setup.ts";
 import type { RpcContext } from "./commands.ts";
 import { RpcConnection } from "./connection.ts";
-import { LineReader } from "../../ext/line-reader.ts";
+import { LineReader } from "../../common/line-reader.ts";
 import { settledOrAborted } from "../../common/abortable-wait.ts";
 import { yieldToEventLoop } from "../../common/yield.ts";
 import { OperationQueue } from "./operation-queue.ts";

@@ -24,7 +24,7 @@
 import { close, closeSync, constants, fstat, fstatSync, openSync, rename, renameSync, stat, statSync, write, writeSync } from "node:fs";
 import type { Stats } from "node:fs";
 import { dirname } from "node:path";
-import { PRIVATE_FILE_MODE, ensurePrivateDir, tightenFd, tightenPath } from "../common/private.ts";
+import { PRIVATE_FILE_MODE, ensurePrivateDir, tightenFd, tightenPath } from "./private.ts";
 
 /** Largest size of one log file; the previous generation is kept as `<path>.1`. */
 export const MAX_LOG_BYTES = 1024 * 1024;

@@ -1,5 +1,6 @@
 /**
- * Hand-written LF line splitter for extension stdout. Feed it byte chunks in
+ * Hand-written LF line splitter for a child's stdout (extensions, MCP stdio
+ * servers, subagents) and the RPC stdin. Feed it byte chunks in
  * any split; it emits each complete line as a string, decoded as UTF-8 only
  * once the whole line is in hand (so multi-byte characters split across
  * chunks survive), with one trailing CR stripped. Only LF (0x0A) ends a line:
@@ -11,6 +12,7 @@
  * plus one chunk either way.
  */
 
+/** The extension protocol's frame cap (docs/limits.md); other readers pass their own. */
 export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 const LF = 0x0a;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LineReader } from "../../src/ext/line-reader.ts";
+import { LineReader } from "../../src/common/line-reader.ts";
 
 function collect(maxBytes?: number) {
   const lines: string[] = [];

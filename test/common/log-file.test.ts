@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LogFile, MAX_PENDING_BYTES, rotatedLogPath } from "../../src/ext/log-file.ts";
+import { LogFile, MAX_PENDING_BYTES, rotatedLogPath } from "../../src/common/log-file.ts";
 import { tempDir } from "../support/binary.ts";
 
 let base: string;
@@ -109,7 +109,7 @@ describe("LogFile", () => {
 
   test("lines queued when the process exits are written synchronously", async () => {
     const script = join(base, "exit.ts");
-    const module = join(import.meta.dir, "..", "..", "src", "ext", "log-file.ts");
+    const module = join(import.meta.dir, "..", "..", "src", "common", "log-file.ts");
     writeFileSync(script, [
       `import { logFileFor } from ${JSON.stringify(module)};`,
       `const file = logFileFor(${JSON.stringify(path)});`,
@@ -133,7 +133,7 @@ describe("LogFile", () => {
       chmodSync(file, 0o644);
     }
     const script = join(base, "exit-at-once.ts");
-    const module = join(import.meta.dir, "..", "..", "src", "ext", "log-file.ts");
+    const module = join(import.meta.dir, "..", "..", "src", "common", "log-file.ts");
     writeFileSync(script, [
       `import { logFileFor } from ${JSON.stringify(module)};`,
       `logFileFor(${JSON.stringify(loose)}).appendNote("last words\\n");`,
