@@ -8,7 +8,9 @@
  * naming the file (and server, and field) for main.ts to print, exit 1;
  * config problems make `list` and `doctor` exit 1 after their output.
  * SIGINT/SIGTERM/SIGHUP during `doctor` close every server it started,
- * print what was found, and exit 128 + the signal's number.
+ * print what was found, and exit 128 + the signal's number. `doctor` starts
+ * the servers of ./.zot/mcp.json only in a trusted project (or --trust /
+ * ZOT_TRUST=1: mcp-doctor-trust.ts), as `zot ext doctor` does.
  * Results go to stdout, notes and hints to stderr; header and env values are
  * never printed (they hold tokens). `--cwd <dir>` picks the project whose
  * .zot/mcp.json is read (default: the process cwd).
@@ -18,6 +20,7 @@ import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { UsageError, ZotError } from "../common/errors.ts";
 import { resolveZotHome, zotPaths } from "../common/home.ts";
+import { projectServersBlocked } from "./mcp-doctor-trust.ts";
 import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
 import { stdoutInterrupted } from "../common/stdout.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
@@ -250,6 +253,7 @@ const doctorCommand = defineCommand({
     json: jsonArg,
     mcp: mcpFileArg,
     cwd: cwdArg,
+    trust: { type: "boolean", description: "also start the servers of ./.zot/mcp.json when the project is not trusted (as 'zot ext doctor --trust')" },
   },
 });
 
@@ -270,7 +274,10 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   // Doctor starts the servers: what they leave behind ends with zot.
   guardProcessTree();
   const { home, cwd } = place(values.cwd);
-  const toCheck = chosen.filter((server) => only !== undefined || server.disabled !== true);
+  const blocked = await projectServersBlocked(chosen, { cwd, paths: zotPaths(home), trustFlag: values.trust === true });
+  const notStarted = (server: McpServerConfig): string | undefined =>
+    server.scope === "project" && blocked !== undefined ? blocked : only === undefined && server.disabled === true ? "disabled" : undefined;
+  const toCheck = chosen.filter((server) => notStarted(server) === undefined);
   // A signal closes every server before zot exits (they run in their own process groups: Ctrl+C does not reach them).
   const interrupt = new AbortController();
   let stoppedBy: NodeJS.Signals | undefined;
@@ -286,7 +293,7 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
-  const entries = chosen.map((server) => ({ server: describeServer(server), report: reports.get(server.name) }));
+  const entries = chosen.map((server) => ({ server: describeServer(server), report: reports.get(server.name), notStarted: notStarted(server) }));
   await writeStdout(values.json === true ? `${JSON.stringify({ servers: entries, problems }, null, 2)}\n` : renderDoctor(entries, problems));
   if (stoppedBy !== undefined) return 128 + (SIGNAL_NUMBERS[stoppedBy] ?? 2);
   const failed = [...reports.values()].some((report) => !report.ok);

@@ -15,6 +15,8 @@ export const TOOLS_SHOWN = 32;
 export interface DoctorEntry {
   readonly server: Record<string, unknown>;
   readonly report?: DoctorReport;
+  /** Why it was not started: "disabled", or the project-trust reason (mcp-doctor-trust.ts). */
+  readonly notStarted?: string;
 }
 
 function indent(text: string, prefix: string): string {
@@ -43,10 +45,10 @@ export function renderDoctor(entries: readonly DoctorEntry[], problems: readonly
   let ok = 0;
   let withProblems = 0;
   let failed = 0;
-  for (const { server, report } of entries) {
+  for (const { server, report, notStarted } of entries) {
     const where = `${String(server.transport)}, ${String(server.scope)}`;
     if (report === undefined) {
-      out.push(`- ${String(server.name)}: disabled (${where}); not started`);
+      out.push(`- ${String(server.name)}: not started (${where}): ${notStarted ?? "disabled"}`);
       continue;
     }
     if (report.ok) ok++;

@@ -222,6 +222,27 @@ describe("zot mcp doctor", () => {
     expect([unknown.code, unknown.stderr]).toEqual([1, 'zot: no MCP server named "nope"\n']);
   });
 
+  test("a project server starts only in a trusted project (or with --trust / ZOT_TRUST=1); global servers always", async () => {
+    const marker = join(home, "..", "project-started");
+    const start = `echo started >> '${marker}'; exec python3 '${DOCTOR_SERVER}' good`;
+    await mcp(["add", "--project", "local", "--", "sh", "-c", start]);
+    await mcp(["add", "py", "--", "python3", DOCTOR_SERVER, "good"]);
+    const untrusted = await mcp(["doctor"]);
+    expect(existsSync(marker)).toBe(false);
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stdout).toContain(`- local: not started (stdio, project): project untrusted; allow with 'zot mcp doctor --trust' (this run) or 'zot trust ${cwd}' (record it)\n`);
+    expect(untrusted.stdout).toMatch(/✓ py: ok/);
+    const json = JSON.parse((await mcp(["doctor", "--json"])).stdout) as { servers: { server: { name: string }; notStarted?: string }[] };
+    expect(json.servers.find((entry) => entry.server.name === "local")?.notStarted).toMatch(/^project untrusted;/);
+    expect(existsSync(marker)).toBe(false);
+    expect((await mcp(["doctor", "--trust", "local"])).stdout).toMatch(/^✓ local: ok/);
+    expect((await mcp(["doctor", "local"], { ZOT_TRUST: "1" })).code).toBe(0);
+    expect(readFileSync(marker, "utf8")).toBe("started\nstarted\n");
+    expect((await runZot(["trust"], { home, cwd })).code).toBe(0);
+    expect((await mcp(["doctor", "local"])).stdout).toMatch(/^✓ local: ok/);
+    expect(readFileSync(marker, "utf8")).toBe("started\nstarted\nstarted\n");
+  });
+
   test("a server that never initializes: bounded by --timeout, exit 1, its process group is gone", async () => {
     const pidfile = join(home, "..", "pids");
     await mcp(["add", "silent", "--", "python3", DOCTOR_SERVER, "never-init", pidfile]);
