@@ -1,6 +1,8 @@
 /**
  * The agent loop of one prompt (reference notes §4.2, [BUG?]s not
  * reproduced). Operates on the mutable AgentCore owned by AgentSession.
+ * The prompt's user message is appended first, then any afterUserMessage
+ * messages (a tool_prompt's recorded call + result), then the steps run.
  *
  * Per step: turn_start → hooks.beforeTurn (block → turn_end{error}, done,
  * "blocked") → one model call (any `retry` events first) → assistant_start on
@@ -224,6 +226,7 @@ export async function runPrompt(
   text: string,
   images: readonly ImageBlock[],
   signal: AbortSignal,
+  afterUserMessage: readonly Message[] = [],
 ): Promise<PromptOutcome> {
   const { emit } = core;
   if (text === "" && images.length === 0) {
@@ -233,6 +236,7 @@ export async function runPrompt(
   const user = userMessage(text, images);
   appendMessage(core, user);
   emit({ type: "user_message", content: user.content, time: user.time });
+  for (const message of afterUserMessage) appendMessage(core, message);
 
   for (let step = 1; step <= core.maxSteps; step++) {
     flushPendingAppends(core);

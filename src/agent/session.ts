@@ -154,7 +154,7 @@ export class AgentSession {
     this.#running = true;
     try {
       const signal = options.signal ?? new AbortController().signal;
-      return await runPrompt(this.#core, text, options.images ?? [], signal);
+      return await runPrompt(this.#core, text, options.images ?? [], signal, options.afterUserMessage ?? []);
     } finally {
       this.#running = false;
     }

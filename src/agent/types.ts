@@ -82,6 +82,8 @@ export interface AgentPersistence {
 export interface PromptOptions {
   readonly images?: readonly ImageBlock[];
   readonly signal?: AbortSignal;
+  /** Recorded right after the prompt's user message, before the first model call (an extension's tool_prompt call + result). */
+  readonly afterUserMessage?: readonly Message[];
 }
 
 /** Error codes of agent-originated ZotErrors (provider errors keep their own codes). */

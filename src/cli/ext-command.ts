@@ -144,9 +144,27 @@ const installCommand = defineCommand({
   },
 });
 
+/** The first line piped to stdin (`echo y | zot ext remove x`, as the original zot reads it), or undefined at EOF before any line. */
+async function pipedAnswer(): Promise<string | undefined> {
+  const { createInterface } = await import("node:readline");
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) return line;
+    return undefined;
+  } finally {
+    lines.close();
+  }
+}
+
 async function confirmRemoval(dir: string): Promise<boolean> {
   if (!process.stdin.isTTY) {
-    throw new UsageError(`refusing to remove ${dir} without confirmation (stdin is not a terminal); pass --yes`, { dir });
+    // A piped answer counts like a typed one; no answer at all (EOF, /dev/null) still needs --yes.
+    await writeStderr(`remove ${dir}? [y/N] `);
+    const answer = await pipedAnswer();
+    if (answer === undefined) {
+      throw new UsageError(`refusing to remove ${dir} without confirmation (stdin is not a terminal and gave no answer); pass --yes`, { dir });
+    }
+    return /^y(es)?$/i.test(answer.trim());
   }
   const { createInterface } = await import("node:readline/promises");
   const prompt = createInterface({ input: process.stdin, output: process.stderr });

@@ -3,8 +3,8 @@
  * name an extension registered (case-insensitive) is sent to that extension
  * and its command_response is carried out: `prompt` runs the agent;
  * `tool_prompt` runs the tool through the agent's choke point (guards apply),
- * records the assistant tool_call (tagged origin_extension) + tool result
- * pair, then runs the agent with the prompt; `display` shows the text;
+ * then runs the agent with the prompt, recording the assistant tool_call
+ * (tagged origin_extension) + tool result pair right after its user message; `display` shows the text;
  * `noop` does nothing; `insert` / `open_panel` need the interactive TUI and
  * fail; an `error` fails. Any other prompt (including an unregistered /word)
  * goes to the model unchanged; an unregistered /word close to a registered
@@ -14,6 +14,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import { nowTimestamp } from "../agent/messages.ts";
 import type { PromptOutcome } from "../agent/types.ts";
+import type { Message } from "../providers/types.ts";
 import { didYouMean } from "../common/did-you-mean.ts";
 import { ZotError } from "../common/errors.ts";
 import { queueStderr } from "../common/stderr.ts";
@@ -46,11 +47,11 @@ export interface HeadlessDriver {
   readonly showEvent: (event: AgentEvent) => void;
 }
 
-/** Runs one model prompt, announcing it to extensions first. */
-export async function runAgentPrompt(driver: HeadlessDriver, text: string): Promise<HeadlessResult> {
+/** Runs one model prompt, announcing it to extensions first; `afterUserMessage` is recorded right after its user message. */
+export async function runAgentPrompt(driver: HeadlessDriver, text: string, afterUserMessage: readonly Message[] = []): Promise<HeadlessResult> {
   const { agent, extensions } = driver.runtime;
   extensions?.bridge.userPromptSubmit(text, 0);
-  const outcome = await agent.prompt(text, { signal: driver.signal });
+  const outcome = await agent.prompt(text, { signal: driver.signal, afterUserMessage });
   return { kind: "agent", outcome };
 }
 
@@ -58,13 +59,20 @@ function interactiveOnly(command: string, action: string): ZotError {
   return new ZotError("mode.needs_tui", `extension /${command}: the ${action} action needs the interactive TUI`, { command, action });
 }
 
-/** Runs the tool an extension asked for and records the call/result pair in the transcript. */
-export async function recordToolPrompt(
+/**
+ * Runs the tool an extension asked for (tool_prompt) and returns the
+ * assistant tool_call + tool result pair to record. The caller records it
+ * right after the prompt's user message (runAgentPrompt's afterUserMessage),
+ * so the model sees prompt, call, result (and the transcript never opens
+ * with an assistant message, which the Anthropic API refuses); without a
+ * prompt to send (empty, or cancelled), on its own (agent.appendMessages).
+ */
+export async function runToolPromptCall(
   driver: HeadlessDriver,
   extension: string,
   toolName: string,
   toolArgs: Readonly<Record<string, unknown>>,
-): Promise<void> {
+): Promise<Message[]> {
   const { agent } = driver.runtime;
   const id = `ext_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
   const rawArgs = JSON.stringify(toolArgs);
@@ -74,7 +82,7 @@ export async function recordToolPrompt(
     { origin: { kind: "extension", extension }, signal: driver.signal },
   );
   driver.showEvent({ type: "tool_result", id, is_error: record.outcome.isError, content: record.outcome.content });
-  agent.appendMessages([
+  return [
     {
       role: "assistant",
       content: [{ type: "tool_call", id, name: toolName, arguments: rawArgs, origin_extension: extension }],
@@ -85,7 +93,7 @@ export async function recordToolPrompt(
       content: [{ type: "tool_result", call_id: id, content: record.outcome.content, is_error: record.outcome.isError }],
       time: nowTimestamp(),
     },
-  ]);
+  ];
 }
 
 /**
@@ -108,12 +116,13 @@ export async function runSlashCommand(
       result = await runAgentPrompt(driver, text);
     },
     toolPrompt: async (request) => {
-      await recordToolPrompt(driver, extension, request.toolName, request.toolArgs);
-      if (driver.signal.aborted) {
-        result = { kind: "agent", outcome: { status: "aborted" } };
+      const pair = await runToolPromptCall(driver, extension, request.toolName, request.toolArgs);
+      if (driver.signal.aborted || request.prompt.trim() === "") {
+        driver.runtime.agent.appendMessages(pair);
+        if (driver.signal.aborted) result = { kind: "agent", outcome: { status: "aborted" } };
         return;
       }
-      if (request.prompt.trim() !== "") result = await runAgentPrompt(driver, request.prompt);
+      result = await runAgentPrompt(driver, request.prompt, pair);
     },
     insert: () => {
       failure = interactiveOnly(name, "insert");

@@ -19,6 +19,7 @@ import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
 import { ContextGauge } from "./context-gauge.ts";
+import type { PromptRunOptions } from "./command-types.ts";
 import { commandEntries, commandSuggestion, type CommandHost } from "./commands.ts";
 import { answerWords, ConfirmQuestion } from "./confirm.ts";
 import { NoteBoard } from "./ext-ui.ts";
@@ -254,7 +255,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     submitInput(this, text);
   }
 
-  agentPrompt(text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
+  agentPrompt(text: string, signal: AbortSignal, options: PromptRunOptions = {}): Promise<void> {
     return runPrompt(this, text, signal, options);
   }
 

@@ -7,6 +7,7 @@
  */
 import type { PermissionGate } from "../../agent/permissions.ts";
 import type { Catalog } from "../../providers/index.ts";
+import type { Message } from "../../providers/types.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import type { Editor, Overlay, Theme } from "../../tui/index.ts";
 import type { Chat } from "./chat.ts";
@@ -31,6 +32,13 @@ export interface BuiltinCommand {
 }
 
 /** What the commands need from the app. */
+/** How a model prompt is run: already announced to extensions (queued), shown as coming from `via`, with messages recorded right after its user message (a tool_prompt's call + result). */
+export interface PromptRunOptions {
+  readonly announced?: boolean;
+  readonly via?: string;
+  readonly afterUserMessage?: readonly Message[];
+}
+
 export interface CommandHost {
   readonly runtime: HeadlessRuntime;
   readonly chat: Chat;
@@ -38,7 +46,7 @@ export interface CommandHost {
   readonly gate: PermissionGate;
   catalog(): Promise<Catalog>;
   /** Runs a model prompt to its end (announced to extensions unless `announced`), then prints the status line. */
-  agentPrompt(text: string, signal: AbortSignal, options?: { readonly announced?: boolean; readonly via?: string }): Promise<void>;
+  agentPrompt(text: string, signal: AbortSignal, options?: PromptRunOptions): Promise<void>;
   openPanel(panel: PanelContent): void;
   /** Shows lines in the help overlay above the editor (Esc closes it). */
   showHelp(lines: readonly string[]): void;

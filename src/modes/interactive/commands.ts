@@ -13,7 +13,7 @@
 import { didYouMean } from "../../common/did-you-mean.ts";
 import { errorMessage } from "../../common/errors.ts";
 import type { CommandActionHandler } from "../../ext/host.ts";
-import { recordToolPrompt, type SlashCommand } from "../commands.ts";
+import { runToolPromptCall, type SlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import type { Chat } from "./chat.ts";
 import type { BuiltinCommand, CommandHost } from "./command-types.ts";
@@ -126,9 +126,10 @@ export async function runExtensionCommand(host: CommandHost, command: SlashComma
     prompt: (text) => host.agentPrompt(text, signal, { via }),
     toolPrompt: async (request) => {
       const driver = { runtime: host.runtime, signal, showEvent: (event: Parameters<Chat["event"]>[0]) => chat.event(event) };
-      await recordToolPrompt(driver, extension, request.toolName, request.toolArgs);
+      const pair = await runToolPromptCall(driver, extension, request.toolName, request.toolArgs);
+      if (signal.aborted || request.prompt.trim() === "") host.runtime.agent.appendMessages(pair);
       if (signal.aborted) chat.warn("aborted");
-      else if (request.prompt.trim() !== "") await host.agentPrompt(request.prompt, signal, { via });
+      else if (request.prompt.trim() !== "") await host.agentPrompt(request.prompt, signal, { via, afterUserMessage: pair });
     },
     insert: (text) => host.editor.insert(text),
     display: (text) => chat.display(extension, text),

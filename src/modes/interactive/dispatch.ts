@@ -6,11 +6,16 @@
  * prompt). dispatchInput starts one input: a model prompt (promptOnly input
  * is never parsed as a command), a built-in, an extension command, or an
  * unknown `/name` reported with its did-you-mean hint (then the next queued
- * input starts). runPrompt runs one model prompt to its end and prints how
+ * input starts). While extensions are still starting, an unknown `/name`
+ * and a model prompt first wait for them (at most 3 s,
+ * waitForExtensionsBriefly), as the original zot waited for its extensions
+ * before taking input. runPrompt runs one model prompt to its end and prints how
  * it ended (error, with the rescue offer; blocked; aborted).
  */
 import { parseSlashCommand } from "../commands.ts";
+import { waitForExtensionsBriefly } from "../extension-wait.ts";
 import type { InteractiveApp } from "./app.ts";
+import type { PromptRunOptions } from "./command-types.ts";
 import { builtinCommand, runBuiltin, runExtensionCommand, unknownCommandHint } from "./commands.ts";
 import type { QueuedInput } from "./operations.ts";
 import { offerRescue } from "./rescue.ts";
@@ -57,6 +62,14 @@ export function dispatchInput(app: InteractiveApp, input: QueuedInput): void {
     operations.run(`/${command.name}`, true, (signal) => runExtensionCommand(app, command, signal));
     return;
   }
+  if (input.waited !== true && (app.runtime.extensions?.manager.starting() ?? []).length > 0) {
+    // Its extension may still be starting: wait a little (bounded), then look the name up again.
+    operations.run(`/${command.name}`, false, async (signal) => {
+      await waitForExtensionsBriefly(app.runtime, signal);
+      if (!signal.aborted) operations.queue.unshift({ ...input, waited: true });
+    });
+    return;
+  }
   const starting = app.runtime.extensions?.manager.starting().map((connection) => connection.name) ?? [];
   const close = unknownCommandHint(command.name, app.runtime);
   const hint = starting.length > 0 ? `${close} (still starting: ${starting.join(", ")}; try again once they are ready)` : `${close} — type /help for the list`;
@@ -65,11 +78,13 @@ export function dispatchInput(app: InteractiveApp, input: QueuedInput): void {
 }
 
 /** Runs a model prompt to its end (announced to extensions unless `announced`), then prints how it ended. */
-export function runPrompt(app: InteractiveApp, text: string, signal: AbortSignal, options: { readonly announced?: boolean; readonly via?: string } = {}): Promise<void> {
+export async function runPrompt(app: InteractiveApp, text: string, signal: AbortSignal, options: PromptRunOptions = {}): Promise<void> {
   const { agent, extensions } = app.runtime;
   app.chat.user(text, options.via);
+  // Extensions still starting (a guard) get a short while to join before the model is asked.
+  await waitForExtensionsBriefly(app.runtime, signal);
   if (options.announced !== true) extensions?.bridge.userPromptSubmit(text, 0);
-  return agent.prompt(text, { signal }).then((outcome) => {
+  return agent.prompt(text, { signal, afterUserMessage: options.afterUserMessage }).then((outcome) => {
     app.chat.settle();
     if (outcome.status === "error") {
       app.chat.error(`error: ${outcome.error.message}`);

@@ -22,6 +22,8 @@ export interface QueuedInput {
   /** user_prompt_submit (queued) was already sent. */
   readonly announced: boolean;
   readonly via?: string;
+  /** Already waited for starting extensions once (an unknown /name is then reported). */
+  readonly waited?: boolean;
 }
 
 /** The running operation: what it is and since when. */

@@ -9,7 +9,7 @@
  *    (file-index.ts, built in the background on the first `@`; "indexing…"
  *    until then), → enters the selected directory.
  * Keys while open: ↑/↓ select; Tab completes; Enter completes, or submits
- * when the slash word already is a command's whole name or nothing matches
+ * when the slash word already is a command's whole name (in any case) or nothing matches
  * (so `/exit` Enter runs it, `/nope` Enter reports it); Esc closes the popup until the trigger word
  * changes. A file or directory is inserted as a chip (`[file:src/a.ts]`)
  * that the editor expands to the path on submit. update() is called after
@@ -124,7 +124,9 @@ export class Popup {
       case "enter": {
         if (key.shift) return "pass";
         const selected = this.list.selected();
-        const exact = this.#commands().some((entry) => entry.name === this.#query);
+        // Command names match case-insensitively (extensions.md), so `/HELLOPY` Enter runs /hellopy.
+        const query = this.#query.toLowerCase();
+        const exact = this.#commands().some((entry) => entry.name.toLowerCase() === query);
         if (this.#kind === "/" && (selected === undefined || exact)) {
           this.#kind = undefined;
           return "submit";

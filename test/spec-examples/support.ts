@@ -1,0 +1,48 @@
+/**
+ * Shared pieces of the spec-example tests: copying a fixture from
+ * test/fixtures/spec-examples into a temp dir (so its runtime files stay out
+ * of the repo), a `tsx` shim for manifests that run `tsx` (tsx is not
+ * installed here; the shim runs the file with bun, which runs TypeScript the
+ * same way), and waiting until the chat screen's `/` popup lists a command.
+ */
+import { chmodSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { WAIT_MS, type TuiPty } from "../support/tui-pty.ts";
+import { PROMPT, rowsWith } from "../modes/tui-chat.ts";
+
+export const SPEC_EXAMPLES = join(import.meta.dir, "..", "fixtures", "spec-examples");
+
+/** Copies fixture `name` to `<base>/<as>` (default: the fixture's name) and returns the copy's path. */
+export function copyExample(base: string, name: string, as = name): string {
+  const dir = join(base, as);
+  cpSync(join(SPEC_EXAMPLES, name), dir, { recursive: true });
+  return dir;
+}
+
+/** A bin dir holding a `tsx` that runs its arguments with this bun; returns `{ PATH }` for the run's env. */
+export function tsxShimEnv(base: string): { PATH: string } {
+  const bin = join(base, "shim-bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "tsx"), `#!/bin/sh\nexec '${process.execPath}' "$@"\n`);
+  chmodSync(join(bin, "tsx"), 0o755);
+  const bunDir = process.execPath.slice(0, process.execPath.lastIndexOf("/"));
+  return { PATH: `${bin}:${bunDir}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+}
+
+function editorRow(tui: TuiPty): string {
+  return tui.screen.screen().filter((row) => row.startsWith(`${PROMPT} `) || row === PROMPT).at(-1) ?? "";
+}
+
+/** Waits until the `/` popup lists `/name` (its extension has registered it), leaving the editor empty. */
+export async function waitForCommand(tui: TuiPty, name: string): Promise<void> {
+  const listed = (): boolean => rowsWith(tui.screen.screen(), new RegExp(`^[\\s›]*/${name}\\s`)).length > 0;
+  const deadline = performance.now() + WAIT_MS;
+  for (;;) {
+    tui.type(`/${name}`);
+    const found = await tui.waitFor(() => listed(), `the popup to list /${name}`, 1_000).catch(() => false);
+    tui.press("ctrl+u");
+    await tui.waitFor(() => editorRow(tui).trim() === PROMPT, "the draft to be cleared");
+    if (found) return;
+    if (performance.now() > deadline) throw new Error(`the popup never listed /${name}\n${tui.dump()}`);
+  }
+}
