@@ -107,7 +107,8 @@ export function eventPayload(event: string): Record<string, unknown> {
     case "turn_start":
       return { step: 1 };
     case "turn_end":
-      return { stop: "end_turn" };
+      // What zot sends, as the original does (extensions.md's example shows "end_turn").
+      return { stop: "end" };
     case "tool_call":
       return { ...tool, tool_args: { path: "README.md" } };
     case "tool_confirmation_requested":
