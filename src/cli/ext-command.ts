@@ -20,7 +20,7 @@ import { UsageError } from "../common/errors.ts";
 import { stdoutInterrupted, stdoutRoom, writeStdoutText } from "../common/stdout.ts";
 import { createByteStreamSanitizer, forStdout, stdoutIsTerminal } from "../common/terminal-text.ts";
 import { type ZotPaths, zotPaths } from "../common/home.ts";
-import { findInstalled, listInstalled, manifestName, type InstalledExtension } from "../ext/installed.ts";
+import { findInstalled, listInstalled, manifestName, type InstalledExtension, type ValidInstall } from "../ext/installed.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 
 const EXT_USAGE_HINT = "run 'zot ext --help' for usage";
@@ -58,26 +58,23 @@ function displayName(entry: InstalledExtension): string {
   return manifestName(entry) ?? entry.dirName;
 }
 
-function renderTable(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  const lines = rows.map((row) =>
-    row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd()
-  );
-  return `${lines.join("\n")}\n`;
+/**
+ * One `zot ext list` row in the original's layout (`%-12s  %-20s  %-10s
+ * %-8s  %-10s  %s`: scope, name, version, enabled, language, dir; "-" for
+ * an empty version or language), so scripts written for it keep working;
+ * zot adds the trust state as a last column ("-" where nothing is gated).
+ */
+function listLine(cells: readonly [scope: string, name: string, version: string, enabled: string, language: string, dir: string, trust: string]): string {
+  const [scope, name, version, enabled, language, dir, trust] = cells;
+  return `${scope.padEnd(12)}  ${name.padEnd(20)}  ${version.padEnd(10)}  ${enabled.padEnd(8)}  ${language.padEnd(10)}  ${dir}  ${trust}\n`;
 }
 
 /** TRUST column: a project extension's trust state (trusted / untrusted / changed / denied); "-" where nothing is gated. */
 type TrustOf = (entry: InstalledExtension) => string;
 
-function listRow(entry: InstalledExtension, trustOf: TrustOf): string[] {
-  if (entry.status === "invalid") {
-    const prefix = `${entry.dir}/`;
-    const message = entry.error.message.startsWith(prefix) ? entry.error.message.slice(prefix.length) : entry.error.message;
-    return [entry.dirName, "-", "-", entry.scope, "-", entry.dir, `invalid: ${message}`];
-  }
+function listRow(entry: ValidInstall, trustOf: TrustOf): string {
   const { manifest, enabled } = entry.loaded;
-  return [manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", entry.scope, trustOf(entry), entry.dir, manifest.description ?? ""];
+  return listLine([entry.scope, manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", manifest.language ?? "-", entry.dir, trustOf(entry)]);
 }
 
 async function projectTrustColumn(scope: Scope, entries: readonly InstalledExtension[]): Promise<TrustOf> {
@@ -102,9 +99,11 @@ const listCommand = defineCommand({
       await writeStderr("no extensions installed\ninstall one with 'zot ext install <path|git-url>'\n");
       return 0;
     }
-    const header = ["NAME", "VERSION", "ENABLED", "SCOPE", "TRUST", "DIRECTORY", "DESCRIPTION"];
     const trustOf = await projectTrustColumn(scope, entries);
-    await writeStdout(renderTable([header, ...entries.map((entry) => listRow(entry, trustOf))]));
+    // Like the original, a directory whose manifest cannot be read is not a row; zot says so on stderr.
+    const rows = entries.flatMap((entry) => (entry.status === "invalid" ? [] : [listRow(entry, trustOf)]));
+    if (rows.length > 0) await writeStdout(rows.join(""));
+    for (const entry of entries) if (entry.status === "invalid") await writeStderr(`zot: warning: ${entry.error.message} (not listed)\n`);
     return 0;
   },
 });

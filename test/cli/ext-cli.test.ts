@@ -90,24 +90,25 @@ describe("zot ext lifecycle", () => {
 
     const listed = await ext(["list"]);
     expect(listed.code).toBe(0);
-    const rows = listed.stdout.trimEnd().split("\n").map((line) => line.split(/\s{2,}/));
-    expect(rows).toEqual([
-      ["NAME", "VERSION", "ENABLED", "SCOPE", "TRUST", "DIRECTORY", "DESCRIPTION"],
-      // A project extension shows its project's trust state; global ones are never gated.
-      ["todo", "-", "yes", "project", "untrusted", projectDir, "track todos"],
-      ["hello", "1.2.3", "yes", "global", "-", join(globalRoot, "hello"), "says hello"],
-    ]);
+    // The original's layout (`%-12s  %-20s  %-10s  %-8s  %-10s  %s`: scope name version enabled language dir, no header),
+    // byte for byte, then zot's trust column: a project extension shows its project's state; global ones are never gated.
+    expect(listed.stdout).toBe(
+      `${"project".padEnd(12)}  ${"todo".padEnd(20)}  ${"-".padEnd(10)}  ${"yes".padEnd(8)}  ${"-".padEnd(10)}  ${projectDir}  untrusted\n` +
+        `${"global".padEnd(12)}  ${"hello".padEnd(20)}  ${"1.2.3".padEnd(10)}  ${"yes".padEnd(8)}  ${"-".padEnd(10)}  ${join(globalRoot, "hello")}  -\n`,
+    );
+    // What a script written for the original does with it still works.
+    expect(listed.stdout.trimEnd().split("\n").map((line) => line.split(/\s+/)[1])).toEqual(["todo", "hello"]);
 
     const disabled = await ext(["disable", "zot-todo"]);
     expect(disabled).toMatchObject({ code: 0, stdout: "disabled todo\n" });
     expect(JSON.parse(readFileSync(join(projectDir, "extension.json"), "utf8"))).toEqual({
       name: "todo", exec: "./todo", description: "track todos", enabled: false,
     });
-    expect((await ext(["list"])).stdout).toMatch(/^todo\s+-\s+no\s+project/m);
+    expect((await ext(["list"])).stdout).toMatch(/^project\s+todo\s+-\s+no\s/m);
     expect((await ext(["disable", "todo"])).stdout).toBe("todo is already disabled\n");
 
     expect(await ext(["enable", "todo"])).toMatchObject({ code: 0, stdout: "enabled todo\n" });
-    expect((await ext(["list"])).stdout).toMatch(/^todo\s+-\s+yes\s+project/m);
+    expect((await ext(["list"])).stdout).toMatch(/^project\s+todo\s+-\s+yes\s/m);
 
     const refused = await ext(["remove", "hello"]);
     expect(refused.code).toBe(2);
@@ -149,11 +150,13 @@ describe("zot ext lifecycle", () => {
     expect(again.stderr).toBe(`zot: ${join(home, "extensions", "hello")} already exists; run 'zot ext remove hello' first\n`);
   });
 
-  test("a bad manifest is listed with its error", async () => {
+  test("a bad manifest is not a row (as in the original) but a warning naming it on stderr", async () => {
     writeExtension(join(home, "extensions", "broken"), '{"name": "broken"}');
+    writeExtension(join(home, "extensions", "fine"), { name: "fine", exec: "./x", language: "python" });
     const listed = await ext(["list"]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^broken\s+-\s+-\s+global\s+-\s+\S+\s+invalid: extension\.json: field "exec"/m);
+    expect(listed.stdout).toMatch(/^global {8}fine {18}- {11}yes {7}python {6}\S+fine  -\n$/);
+    expect(listed.stderr).toMatch(/^zot: warning: \S+broken\/extension\.json: field "exec".*\(not listed\)\n$/);
   });
 
   test("an ambiguous name lists the matches, exits 1 and changes nothing", async () => {

@@ -84,10 +84,10 @@ test("the skill's `zot ext` commands on the weather example", async () => {
 
   const disable = await env.run(["ext", "disable", "weather"]);
   expect(disable.code).toBe(0);
-  expect((await env.run(["ext", "list"])).stdout).toMatch(/^weather\s+1\.0\.0\s+no\s/m);
+  expect((await env.run(["ext", "list"])).stdout).toMatch(/^global\s+weather\s+1\.0\.0\s+no\s/m);
   const enable = await env.run(["ext", "enable", "weather"]);
   expect(enable.code).toBe(0);
-  expect((await env.run(["ext", "list"])).stdout).toMatch(/^weather\s+1\.0\.0\s+yes\s/m);
+  expect((await env.run(["ext", "list"])).stdout).toMatch(/^global\s+weather\s+1\.0\.0\s+yes\s/m);
 
   // A script written for the original zot answers the [y/N] question on stdin.
   const declined = await env.run(["ext", "remove", "weather"], { stdin: "n\n" });

@@ -249,7 +249,7 @@ describe("a corrupted trust.json", () => {
     expect(gateLines(run.stderr)).toHaveLength(1);
     const list = await env.run(["ext", "list"]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^marker\s.*\suntrusted\s/m);
+    expect(list.stdout).toMatch(/^project\s+marker\s.*\suntrusted$/m);
     const refused = await env.run(["trust"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${trustFile(env)} cannot be read (EISDIR)`);
