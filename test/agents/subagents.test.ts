@@ -7,24 +7,16 @@
  * child crashing, a child hanging past its timeout, and SIGTERM mid-run
  * (children gone, statuses cancelled).
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive } from "../support/processes.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { MODES_FIXTURES, createModeEnv, parseJsonLines, requestMessages, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { MODES_FIXTURES, parseJsonLines, requestMessages, requestToolNames, toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { type Json, lifecycleExtension, recorded, swarmChildrenOf } from "./lifecycle.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 
 /** The text of a request's first user message (a child's prompt). */

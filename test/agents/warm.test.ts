@@ -8,24 +8,16 @@
  * leaves no spare behind (it sees EOF and exits); a spare that gets SIGTERM
  * before its task exits 0 at once.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { exitWithin, isAlive } from "../support/processes.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { type Json, swarmChildrenOf } from "./lifecycle.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const TEST_MS = 90_000;
 
