@@ -7,12 +7,11 @@
  * Everything else the tests assert is content (what the model said, what a
  * command printed), which does not depend on the look.
  */
-import { afterAll, afterEach, beforeEach, expect } from "bun:test";
+import { expect } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { isAlive } from "../support/processes.ts";
 import { stopAllTuis, TuiPty, type TuiStartOptions } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "./helpers.ts";
+import { useModeEnv, type ModeEnv } from "./helpers.ts";
 
 /** Bound for one test: several waits of up to WAIT_MS each. */
 export const TEST_MS = 90_000;
@@ -108,15 +107,5 @@ export function descendants(pid: number): string[] {
  * the temp dirs removed after the file.
  */
 export function useChatEnv(use: (env: ModeEnv) => void): void {
-  let current: ModeEnv | undefined;
-  afterAll(removeTempDirs);
-  beforeEach(() => {
-    current = createModeEnv();
-    use(current);
-  });
-  afterEach(async () => {
-    await stopAllTuis();
-    await current?.dispose();
-    current = undefined;
-  });
+  useModeEnv(use, stopAllTuis);
 }

@@ -12,15 +12,12 @@
  * before_agent_start chain rebuilt, the session kept, nothing replayed);
  * colliding commands under the popup's divider and as /<extension>:<command>.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { stopAllTuis, WAIT_MS, type TuiPty } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { MODES_FIXTURES, createModeEnv, requestTexts, requestToolNames, toolResultsSent, type ModeEnv } from "./helpers.ts";
-import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { WAIT_MS, type TuiPty } from "../support/tui-pty.ts";
+import { MODES_FIXTURES, requestTexts, requestToolNames, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 const DIALOG_TITLE = "allow this tool call?";
 const DIALOG_ANSWERS = "[y] allow once  [a] always this tool  [A] always all  [n] deny";
@@ -29,17 +26,12 @@ let env: ModeEnv;
 let notesDir: string;
 let twinDir: string;
 
-beforeEach(() => {
-  env = createModeEnv();
+useChatEnv((created) => {
+  env = created;
   notesDir = join(env.base, "extui-notes");
   twinDir = join(env.base, "extui-twin");
   cpSync(join(MODES_FIXTURES, "extui-notes"), notesDir, { recursive: true });
   cpSync(join(MODES_FIXTURES, "extui-twin"), twinDir, { recursive: true });
-});
-
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
 });
 
 /** The status bar's second line (provider/model · cwd · tags): the last screen row that starts with the model. */

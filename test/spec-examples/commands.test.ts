@@ -6,25 +6,16 @@
  * panel_render, panel_close both ways), prompt, submit, and tool_prompt
  * (the skill shortcut recorded as a tool call + result before the turn).
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis, type TuiPty } from "../support/tui-pty.ts";
-import { createModeEnv, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle } from "../modes/tui-chat.ts";
+import type { TuiPty } from "../support/tui-pty.ts";
+import { requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
 import { copyExample, waitForCommand } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 type Frame = Record<string, unknown>;
 function frames(dir: string): Frame[] {

@@ -8,25 +8,15 @@
  * run, and the events arrive with the documented payload fields and in the
  * "Ordering, delivery, and privacy" sequence.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { createModeEnv, parseJsonLines, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
+import { parseJsonLines, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
 import { copyExample } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 type Frame = Record<string, unknown>;
 function frames(dir: string): Frame[] {

@@ -8,25 +8,15 @@
  * interceptor's block reason reaches the model as the tool error, notify and
  * clear_notes show and go; /note displays, read_notes answers the model.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { createModeEnv, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { TEST_MS, rowsWith, startChat, waitIdle } from "../modes/tui-chat.ts";
+import { requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
 import { copyExample, tsxShimEnv, waitForCommand } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 type Frame = Record<string, unknown>;
 
