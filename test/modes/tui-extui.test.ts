@@ -17,7 +17,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { join } from "node:path";
 import { WAIT_MS, type TuiPty } from "../support/tui-pty.ts";
 import { MODES_FIXTURES, requestTexts, requestToolNames, toolResultsSent, type ModeEnv } from "./helpers.ts";
-import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
+import { PROMPT, TEST_MS, editorRow, rowsWith, startChat, waitIdle, useChatEnv, waitForCommand } from "./tui-chat.ts";
 
 const DIALOG_TITLE = "allow this tool call?";
 const DIALOG_ANSWERS = "[y] allow once  [a] always this tool  [A] always all  [n] deny";
@@ -39,26 +39,9 @@ function statusTags(tui: TuiPty): string {
   return tui.screen.screen().filter((row) => row.startsWith("anthropic/claude-sonnet-4-5 · ")).at(-1) ?? "";
 }
 
-/** The editor's row (the last screen row starting with the prompt mark). */
-function editorRow(tui: TuiPty): string {
-  return tui.screen.screen().filter((row) => row.startsWith(`${PROMPT} `) || row === PROMPT).at(-1) ?? "";
-}
-
 /** Waits until the `/` popup lists each `/name` (the extensions are ready), clearing the draft after each. */
 async function waitForCommands(tui: TuiPty, names: readonly string[]): Promise<void> {
-  for (const name of names) {
-    // The popup filters as you type: retype until the extension has registered the command.
-    const listed = (): boolean => rowsWith(tui.screen.screen(), new RegExp(`^[\\s›]*/${name}\\s`)).length > 0;
-    const deadline = performance.now() + WAIT_MS;
-    for (;;) {
-      tui.type(`/${name}`);
-      const found = await tui.waitFor(() => listed(), `the popup to list /${name}`, 1_000).catch(() => false);
-      tui.press("ctrl+u");
-      await tui.waitFor(() => editorRow(tui).trim() === PROMPT, "the draft to be cleared");
-      if (found) break;
-      if (performance.now() > deadline) throw new Error(`the popup never listed /${name}\n${tui.dump()}`);
-    }
-  }
+  for (const name of names) await waitForCommand(tui, name);
 }
 
 function screenHas(tui: TuiPty, text: string | RegExp): boolean {
