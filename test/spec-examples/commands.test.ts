@@ -12,15 +12,10 @@ import { join } from "node:path";
 import type { TuiPty } from "../support/tui-pty.ts";
 import { requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
-import { copyExample, waitForCommand } from "./support.ts";
+import { copyExample, frames, waitForCommand } from "./support.ts";
 
 let env: ModeEnv;
 useChatEnv((created) => (env = created));
-
-type Frame = Record<string, unknown>;
-function frames(dir: string): Frame[] {
-  return readFileSync(join(dir, "frames.jsonl"), "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Frame);
-}
 
 function has(tui: TuiPty, text: string): boolean {
   return rowsWith(tui.screen.screen(), text).length > 0;

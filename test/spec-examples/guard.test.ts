@@ -9,19 +9,12 @@
  * "Ordering, delivery, and privacy" sequence.
  */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseJsonLines, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 import { TEST_MS, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
-import { copyExample } from "./support.ts";
+import { copyExample, frames, type Frame } from "./support.ts";
 
 let env: ModeEnv;
 useChatEnv((created) => (env = created));
-
-type Frame = Record<string, unknown>;
-function frames(dir: string): Frame[] {
-  return readFileSync(join(dir, "frames.jsonl"), "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Frame);
-}
 
 test("block, modified_args and replace_text do what extensions.md says; events in the documented order", async () => {
   const dir = copyExample(env.base, "guard-py", "guard");

@@ -9,20 +9,12 @@
  * clear_notes show and go; /note displays, read_notes answers the model.
  */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 import { TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
-import { copyExample, tsxShimEnv, waitForCommand } from "./support.ts";
+import { copyExample, frames, tsxShimEnv, waitForCommand } from "./support.ts";
 
 let env: ModeEnv;
 useChatEnv((created) => (env = created));
-
-type Frame = Record<string, unknown>;
-
-function frames(dir: string): Frame[] {
-  return readFileSync(join(dir, "frames.jsonl"), "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Frame);
-}
 
 test("weather (sh + jq): tool, interception block, and the frames the host sends (print mode)", async () => {
   const dir = copyExample(env.base, "weather-frames-sh", "weather");
