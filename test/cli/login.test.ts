@@ -5,21 +5,13 @@
  * file), refusals with non-zero exits, --help, and the stored key used by a
  * later run with the environment variable and --api-key still first.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
-
-afterAll(removeTempDirs);
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const authPath = (): string => join(env.home, "auth.json");
 const auth = (): unknown => JSON.parse(readFileSync(authPath(), "utf8"));

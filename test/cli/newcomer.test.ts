@@ -8,13 +8,13 @@
  * config.json when the model came from there); a print-mode
  * /word close to an extension's command gets a note on stderr.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, runZot, tempDir } from "../support/binary.ts";
 import { copyFixture } from "../support/extensions.ts";
 import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 afterAll(removeTempDirs);
 
@@ -128,12 +128,7 @@ describe("did you mean", () => {
 
 describe("a print-mode /word close to an extension command", () => {
   let env: ModeEnv;
-  beforeEach(() => {
-    env = createModeEnv();
-  });
-  afterEach(async () => {
-    await env.dispose();
-  });
+  useModeEnv((created) => (env = created));
 
   test("is sent to the model as before, with a note on stderr naming the command", async () => {
     const extension = copyFixture(env.base, "py-hello");
