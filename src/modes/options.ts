@@ -1,7 +1,8 @@
 /**
  * Validation of the flag values the headless modes interpret themselves:
  * --reasoning (low|medium|high, case-insensitive, "" = unset), --max-steps
- * (positive integer, default 50), --auto-compact (a share of the context
+ * (positive integer, default 50; 0 = no limit, as in the original zot),
+ * --auto-compact (a share of the context
  * window in [0.05, 1], or off), --tools / --no-tools (every --tools name
  * must be a selectable built-in: read, write, edit, bash, or agent — the
  * subagent tool, which --no-tools and a --tools list without it leave out),
@@ -50,10 +51,14 @@ export function parseReasoning(value: string | undefined): ReasoningLevel | unde
   return level;
 }
 
+/** `--max-steps 0`: no limit (the original zot's meaning of 0); the loop's bound is then never reached. */
+export const UNLIMITED_MAX_STEPS = Number.MAX_SAFE_INTEGER;
+
 export function parseMaxSteps(value: string | undefined): number {
   if (value === undefined) return DEFAULT_MAX_STEPS;
   const trimmed = value.trim();
   const steps = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (steps === 0) return UNLIMITED_MAX_STEPS;
   if (!Number.isSafeInteger(steps) || steps < 1) {
     throw new UsageError(`--max-steps must be a positive integer, got "${value}"`, { flag: "--max-steps" });
   }
