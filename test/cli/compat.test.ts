@@ -97,3 +97,18 @@ test("a session file written by the original resumes with --session and -c, and 
   expect(readFileSync(path, "utf8").startsWith('{"type":"meta"')).toBe(true);
   expect(env.sessionFiles()).toEqual([path]);
 });
+
+test("config.json from the original naming provider kimi (which zot does not have) falls back instead of refusing to run", async () => {
+  writeFileSync(join(env.home, "config.json"), JSON.stringify({ provider: "kimi", model: "kimi-for-coding", theme: "dark", last_changelog_shown: "0.9.1" }, null, 2) + "\n");
+  env.server.enqueue({ type: "text", text: "fell back" });
+  const result = await env.run(["-p", "hi", "--base-url", env.server.anthropicBaseUrl, "--api-key", "test-key"]);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("fell back\n");
+  expect((env.server.requests[0]?.body as { model?: string }).model).toBe("claude-sonnet-4-5");
+  // Any other unknown provider there is still an error naming the file.
+  writeFileSync(join(env.home, "config.json"), JSON.stringify({ provider: "antropic" }));
+  const typo = await env.run(["-p", "hi", "--base-url", env.server.anthropicBaseUrl, "--api-key", "test-key"]);
+  expect(typo.code).toBe(1);
+  expect(typo.stderr).toContain(`${join(env.home, "config.json")}: unknown provider "antropic"`);
+});
