@@ -46,7 +46,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "system-prompt", kind: "string", value: "text", description: "replace the default system prompt" },
   { name: "append-system-prompt", kind: "string", multiple: true, value: "text", description: "append to the system prompt (repeatable)" },
   { name: "cwd", kind: "string", value: "dir", description: "working directory (default: current)" },
-  { name: "max-steps", kind: "string", value: "n", description: "maximum model steps per prompt (default 50)" },
+  { name: "max-steps", kind: "string", value: "n", description: "maximum model steps per prompt (default 50; 0: no limit)" },
   { name: "auto-compact", kind: "string", value: "share|off", description: "compact when context use passes this share of the window (default 0.85)" },
   { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools (read, write, edit, bash, agent)" },
   { name: "no-tools", kind: "boolean", description: "no built-in tools" },

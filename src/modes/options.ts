@@ -5,7 +5,8 @@
  * --auto-compact (a share of the context
  * window in [0.05, 1], or off), --tools / --no-tools (every --tools name
  * must be a selectable built-in: read, write, edit, bash, or agent — the
- * subagent tool, which --no-tools and a --tools list without it leave out),
+ * subagent tool, which --no-tools and a --tools list without it leave out;
+ * `skill` is accepted and ignored, as the original's --tools left the skill tool alone),
  * and the session
  * flags (which one applies; --no-session with another session flag is a
  * contradiction). Pure: every problem is a UsageError (exit 2), nothing is
@@ -79,18 +80,19 @@ export function parseAutoCompact(value: string | undefined): number | false | un
 export function parseToolSelection(flags: Pick<MainFlags, "tools" | "noTools">): ToolSelection {
   if (flags.noTools) return { none: true };
   if (flags.tools === undefined) return { none: false };
+  // "skill" (a tool name of the original zot, whose --tools never filtered it) is accepted and changes nothing:
+  // the skill tool is there whenever skills are (--no-skill turns it off).
   const only = flags.tools
     .split(",")
     .map((name) => name.trim())
-    .filter((name) => name !== "");
+    .filter((name) => name !== "" && name !== "skill");
   // "agent": the subagent tool (src/agents), on by default, kept by a --tools list only when named.
   const valid: readonly string[] = [...FILE_AND_SHELL_TOOL_NAMES, "agent"];
   const unknown = only.filter((name) => !valid.includes(name));
   if (unknown.length > 0) {
     const names = unknown.map((name) => `"${name}"`).join(", ");
-    const skillHint = unknown.includes("skill") ? "; the skill tool is on whenever there are skills (--no-skill turns it off)" : "";
     throw new UsageError(
-      `--tools: unknown tool${unknown.length > 1 ? "s" : ""} ${names}; the built-in tools are ${valid.join(", ")}${skillHint}`,
+      `--tools: unknown tool${unknown.length > 1 ? "s" : ""} ${names}; the built-in tools are ${valid.join(", ")}`,
       { flag: "--tools" },
     );
   }

@@ -112,3 +112,13 @@ test("config.json from the original naming provider kimi (which zot does not hav
   expect(typo.code).toBe(1);
   expect(typo.stderr).toContain(`${join(env.home, "config.json")}: unknown provider "antropic"`);
 });
+
+test("--tools may name skill, as scripts for the original do: accepted, the other names still apply", async () => {
+  env.server.enqueue({ type: "text", text: "ok" });
+  const result = await env.run(["-p", "hi", "--no-session", "--tools", "read,skill", ...env.providerArgs()]);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  const tools = ((env.server.requests[0]?.body as { tools?: { name: string }[] }).tools ?? []).map((tool) => tool.name);
+  expect(tools).toContain("read");
+  expect(tools).not.toContain("bash");
+});
