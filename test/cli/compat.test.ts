@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs } from "../support/temp.ts";
 import { createModeEnv, requestMessages, requestTexts, type ModeEnv } from "../modes/helpers.ts";
@@ -121,4 +121,20 @@ test("--tools may name skill, as scripts for the original do: accepted, the othe
   const tools = ((env.server.requests[0]?.body as { tools?: { name: string }[] }).tools ?? []).map((tool) => tool.name);
   expect(tools).toContain("read");
   expect(tools).not.toContain("bash");
+});
+
+test("ZOT_DEBUG_ANTHROPIC=<file> appends each Anthropic request body as one JSON line, file 0600, no key", async () => {
+  const log = join(env.base, "requests.jsonl");
+  env.server.enqueue({ type: "text", text: "one" }, { type: "text", text: "two" });
+  for (const prompt of ["first question", "second question"]) {
+    const result = await env.run(["-p", prompt, "--no-session", ...env.providerArgs()], { env: { ZOT_DEBUG_ANTHROPIC: log } });
+    expect(result.code).toBe(0);
+  }
+  const lines = readFileSync(log, "utf8").trimEnd().split("\n");
+  expect(lines).toHaveLength(2);
+  const bodies = lines.map((line) => JSON.parse(line) as { model: string; messages: unknown[] });
+  expect(bodies.map((body) => body.model)).toEqual(["claude-sonnet-4-5", "claude-sonnet-4-5"]);
+  expect(JSON.stringify(bodies[1]?.messages)).toContain("second question");
+  expect(lines.join("\n")).not.toContain("test-key");
+  expect(statSync(log).mode & 0o777).toBe(0o600);
 });
