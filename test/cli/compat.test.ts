@@ -138,3 +138,17 @@ test("ZOT_DEBUG_ANTHROPIC=<file> appends each Anthropic request body as one JSON
   expect(lines.join("\n")).not.toContain("test-key");
   expect(statSync(log).mode & 0o777).toBe(0o600);
 });
+
+test("a flag value may start with '-' unless it is one of zot's flags: --append-system-prompt \"- answer in French\"", async () => {
+  env.server.enqueue({ type: "text", text: "oui" });
+  const result = await env.run(["-p", "hi", "--no-session", "--append-system-prompt", "- answer in French", ...env.providerArgs()]);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  expect(JSON.stringify((env.server.requests[0]?.body as { system?: unknown }).system)).toContain("- answer in French");
+  const negative = await env.run(["-p", "hi", "--max-steps", "-1", ...env.providerArgs()]);
+  expect(negative.code).toBe(2);
+  expect(negative.stderr).toStartWith('zot: --max-steps must be a positive integer, got "-1"');
+  const forgotten = await env.run(["-p", "hi", "--model", "-c", ...env.providerArgs()]);
+  expect(forgotten.code).toBe(2);
+  expect(forgotten.stderr).toStartWith('zot: flag --model needs a value, but the next argument "-c" is a flag');
+});
