@@ -1,6 +1,7 @@
 /**
  * Chat-screen commands of the original zot (docs/compat.md), dist/zot in a
- * real PTY: `/study` sends its fixed prompt to the model as a normal turn.
+ * real PTY: `/study` sends its fixed prompt to the model as a normal turn;
+ * the hidden `/settings` says there is no settings screen and where they are.
  */
 import { describe, expect, test } from "bun:test";
 import { STUDY_PROMPT } from "../../src/modes/interactive/commands/core.ts";
@@ -23,5 +24,14 @@ describe("the original's commands", () => {
     await waitIdle(tui);
     expect(env.server.requests).toHaveLength(1);
     expect(requestTexts(env.server.requests[0])).toContain(STUDY_PROMPT.slice(0, 60));
+  }, TEST_MS);
+
+  test("/settings (hidden) says it is disabled and points to config.json; nothing goes to the model", async () => {
+    const tui = await startChat(env);
+    tui.type("/settings");
+    tui.press("enter");
+    await tui.waitForText("/settings is disabled");
+    await tui.waitForText("config.json");
+    expect(env.server.requests).toHaveLength(0);
   }, TEST_MS);
 });

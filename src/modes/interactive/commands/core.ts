@@ -1,9 +1,12 @@
 /**
  * The small built-ins: `/help` (commands and keys in an overlay), `/compact`,
  * `/study` (the original zot's canned prompt: read the project, then sum it
- * up; STUDY_PROMPT is sent as a normal prompt), `/clear`, `/yolo`, `/exit` (`/quit`). helpLines lists every command of the
+ * up; STUDY_PROMPT is sent as a normal prompt), `/clear`, `/yolo`, `/exit` (`/quit`),
+ * and the hidden `/settings` (as in the original: there is no settings
+ * screen; it points to config.json and /model, /theme, /login). helpLines lists every command of the
  * catalog it is given, then the extensions' commands, then the keys.
  */
+import { zotPaths } from "../../../common/home.ts";
 import type { BuiltinCommand, CommandHost } from "../command-types.ts";
 
 const KEY_HELP = [
@@ -77,6 +80,15 @@ export const STUDY_COMMAND: BuiltinCommand = {
   description: "have the model read the whole project, then sum it up",
   immediate: false,
   run: (host, _args, signal) => host.agentPrompt(STUDY_PROMPT, signal),
+};
+
+export const SETTINGS_COMMAND: BuiltinCommand = {
+  name: "settings",
+  usage: "/settings",
+  description: "no settings screen (the original's hidden command)",
+  immediate: true,
+  hidden: true,
+  run: (host) => host.chat.info(`/settings is disabled: settings live in ${zotPaths().configFile}; use /model, /theme and /login to change them here`),
 };
 
 export const CLEAR_COMMAND: BuiltinCommand = {
