@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestMessages, requestTexts, type ModeEnv } from "../modes/helpers.ts";
+import { createModeEnv, requestMessages, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 
 afterAll(removeTempDirs);
 
@@ -151,4 +151,17 @@ test("a flag value may start with '-' unless it is one of zot's flags: --append-
   const forgotten = await env.run(["-p", "hi", "--model", "-c", ...env.providerArgs()]);
   expect(forgotten.code).toBe(2);
   expect(forgotten.stderr).toStartWith('zot: flag --model needs a value, but the next argument "-c" is a flag');
+});
+
+test("read takes offset 0 and limit 0 as not given, as the original does (models that fill every field send them)", async () => {
+  writeFileSync(join(env.cwd, "notes.txt"), "alpha\nbeta\ngamma\n");
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_zero", name: "read", arguments: { path: "notes.txt", offset: 0, limit: 0 } }, { id: "call_negative", name: "read", arguments: { path: "notes.txt", offset: -2 } }] },
+    { type: "text", text: "read it" },
+  );
+  const result = await env.run(["-p", "read notes", "--no-session", ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  const results = toolResultsSent(env.server.requests[1]);
+  expect(results.get("call_zero")).toBe("alpha\nbeta\ngamma\n");
+  expect(results.get("call_negative")).toContain('field "offset": must be a line number ≥ 1');
 });
