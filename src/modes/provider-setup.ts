@@ -6,7 +6,10 @@
  * provider that has a key when the chosen one (config.json's, else
  * anthropic) has none; otherwise the first error stands, or with
  * `allowMissing` the run goes on keyless (`missing`, an empty key). An
- * unknown provider or model that came from config.json names the file.
+ * unknown provider or model that came from config.json names the file,
+ * except a provider this zot does not have (the original's `kimi`): like
+ * the original, config.json's provider and model are then passed over and
+ * the run goes on with the first provider that has a key (file untouched).
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -18,6 +21,9 @@ import { ProviderError, isMissingApiKey, resolveApiKey, resolveModel, type Catal
 
 /** Providers tried, in order, when neither --provider nor --model was given and the chosen one has no key. */
 const CREDENTIAL_FALLBACK_PROVIDERS = ["anthropic", "openai"] as const;
+
+/** Providers the original zot stores in config.json that this zot does not have (any other unknown name is an error naming the file). */
+const ORIGINAL_ONLY_PROVIDERS: readonly string[] = ["kimi"];
 
 /** Synchronous on purpose: one stat(2), no fs thread pool at startup. */
 export function resolveWorkingDirectory(flag: string | undefined): string {
@@ -31,6 +37,18 @@ export function resolveWorkingDirectory(flag: string | undefined): string {
     }
   }
   throw new ZotError("mode.bad_cwd", `--cwd ${cwd}: not a directory`, { cwd });
+}
+
+/**
+ * config.json as this run uses it: a stored provider this zot does not have
+ * (`kimi`, written by the original zot) and its model are left out when no
+ * flag names a provider, so the credential fallback below picks one.
+ */
+function withKnownProvider(config: ZotConfig, flags: MainFlags): ZotConfig {
+  const stored = config.provider;
+  if (flags.provider !== undefined || stored === undefined || !ORIGINAL_ONLY_PROVIDERS.includes(stored)) return config;
+  const { provider: _provider, model: _model, ...rest } = config;
+  return rest;
 }
 
 /** A provider or model that config.json chose (no flag named one) and that does not resolve: the error names the file. */
@@ -57,7 +75,8 @@ export interface ResolvedProvider {
  * when the chosen one (config.json's, else anthropic) has none; otherwise
  * the first error stands, or with `allowMissing` the run goes on keyless.
  */
-export async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Catalog, paths: ZotPaths, allowMissing: boolean): Promise<ResolvedProvider> {
+export async function resolveProvider(flags: MainFlags, storedConfig: ZotConfig, catalog: Catalog, paths: ZotPaths, allowMissing: boolean): Promise<ResolvedProvider> {
+  const config = withKnownProvider(storedConfig, flags);
   const provider = flags.provider ?? config.provider;
   const model = flags.model ?? config.model;
   const resolved = resolveFromConfig(() => resolveModel({ provider, model, baseUrl: flags.baseUrl, catalog }), flags, config, paths);

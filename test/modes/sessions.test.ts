@@ -63,13 +63,6 @@ test("--no-session writes nothing; --session <path> appends to that file", async
   expect(loadSession(file).messages).toHaveLength(4);
 });
 
-test("--resume without a terminal on stdin is a clear error", async () => {
-  const result = await env.run(["-p", "--resume", "hi", ...env.providerArgs()]);
-  expect(result.code).toBe(1);
-  expect(result.stderr).toBe("zot: --resume needs a terminal on stdin to pick a session; use --continue or --session <path> in scripts\n");
-  expect(env.server.requests).toHaveLength(0);
-});
-
 test("the prompt can come on stdin", async () => {
   env.server.enqueue({ type: "text", text: "from stdin" });
   const result = await env.run(["-p", ...env.providerArgs()], { stdin: "  what is on stdin?\n\n" });
