@@ -5,11 +5,9 @@
  * whose flags named neither provider nor model falls back to another
  * provider that has a key when the chosen one (config.json's, else
  * anthropic) has none; otherwise the first error stands, or with
- * `allowMissing` the run goes on keyless (`missing`, an empty key). An
- * unknown provider or model that came from config.json names the file,
- * except a provider this zot does not have (the original's `kimi`): like
- * the original, config.json's provider and model are then passed over and
- * the run goes on with the first provider that has a key (file untouched).
+ * `allowMissing` the run goes on keyless (`missing`, an empty key). The
+ * fallback tries anthropic, openai, kimi in that order (the original's).
+ * An unknown provider or model that came from config.json names the file.
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -20,10 +18,7 @@ import type { MainFlags } from "../cli/flags.ts";
 import { ProviderError, isMissingApiKey, resolveApiKey, resolveModel, type Catalog, type Credential, type ResolvedModel } from "../providers/index.ts";
 
 /** Providers tried, in order, when neither --provider nor --model was given and the chosen one has no key. */
-const CREDENTIAL_FALLBACK_PROVIDERS = ["anthropic", "openai"] as const;
-
-/** Providers the original zot stores in config.json that this zot does not have (any other unknown name is an error naming the file). */
-const ORIGINAL_ONLY_PROVIDERS: readonly string[] = ["kimi"];
+const CREDENTIAL_FALLBACK_PROVIDERS = ["anthropic", "openai", "kimi"] as const;
 
 /** Synchronous on purpose: one stat(2), no fs thread pool at startup. */
 export function resolveWorkingDirectory(flag: string | undefined): string {
@@ -37,18 +32,6 @@ export function resolveWorkingDirectory(flag: string | undefined): string {
     }
   }
   throw new ZotError("mode.bad_cwd", `--cwd ${cwd}: not a directory`, { cwd });
-}
-
-/**
- * config.json as this run uses it: a stored provider this zot does not have
- * (`kimi`, written by the original zot) and its model are left out when no
- * flag names a provider, so the credential fallback below picks one.
- */
-function withKnownProvider(config: ZotConfig, flags: MainFlags): ZotConfig {
-  const stored = config.provider;
-  if (flags.provider !== undefined || stored === undefined || !ORIGINAL_ONLY_PROVIDERS.includes(stored)) return config;
-  const { provider: _provider, model: _model, ...rest } = config;
-  return rest;
 }
 
 /** A provider or model that config.json chose (no flag named one) and that does not resolve: the error names the file. */
@@ -75,8 +58,7 @@ export interface ResolvedProvider {
  * when the chosen one (config.json's, else anthropic) has none; otherwise
  * the first error stands, or with `allowMissing` the run goes on keyless.
  */
-export async function resolveProvider(flags: MainFlags, storedConfig: ZotConfig, catalog: Catalog, paths: ZotPaths, allowMissing: boolean): Promise<ResolvedProvider> {
-  const config = withKnownProvider(storedConfig, flags);
+export async function resolveProvider(flags: MainFlags, config: ZotConfig, catalog: Catalog, paths: ZotPaths, allowMissing: boolean): Promise<ResolvedProvider> {
   const provider = flags.provider ?? config.provider;
   const model = flags.model ?? config.model;
   const resolved = resolveFromConfig(() => resolveModel({ provider, model, baseUrl: flags.baseUrl, catalog }), flags, config, paths);
