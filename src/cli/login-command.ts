@@ -154,7 +154,7 @@ async function logout(args: readonly string[]): Promise<number> {
       await writeStderr(`zot: no API key is stored in ${authFile}; nothing to remove\n`);
       return 0;
     }
-    if (stored.length > 1) throw new UsageError(`logout: keys of ${stored.join(" and ")} are stored: name one, or all`);
+    if (stored.length > 1) throw new UsageError(`logout: keys of ${alternatives(stored, "and")} are stored: name one, or all`);
     target = stored[0]!;
   }
   const removed = await removeApiKeys(target === "all" ? KEYED : [target], authFile);
