@@ -5,13 +5,13 @@
  * credential fallback order (anthropic, openai, kimi), config.json naming
  * kimi, models.json's `moonshot` alias, --list-models, an empty assistant
  * turn left out of the request, the in-stream error worded as the original's.
+ * (The catalog entry's base URL is checked in catalog.test.ts.)
  */
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { requestMessages, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
-import { KIMI_CODING_BASE_URL, builtinCatalog, resolveModel } from "../../src/providers/index.ts";
 
 let env: ModeEnv;
 useModeEnv((created) => (env = created));
@@ -164,12 +164,4 @@ describe("kimi requests", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("openai: quota exceeded");
   });
-});
-
-test("the catalog's kimi-for-coding carries the Kimi Code base URL; --provider kimi resolves to it", () => {
-  const resolved = resolveModel({ provider: "kimi", catalog: builtinCatalog() });
-  expect(resolved.model.id).toBe("kimi-for-coding");
-  expect(resolved.baseUrl).toBe(KIMI_CODING_BASE_URL);
-  expect(KIMI_CODING_BASE_URL).toBe("https://api.kimi.com/coding/v1");
-  expect(() => resolveModel({ provider: "kimmi", catalog: builtinCatalog() })).toThrow('unknown provider "kimmi" (did you mean kimi?) (expected anthropic, openai, kimi, ollama)');
 });
