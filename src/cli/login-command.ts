@@ -36,7 +36,8 @@ when stdin is not a terminal, else asked for with echo off:
 
 A key in the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, KIMI_API_KEY or
 MOONSHOT_API_KEY) or --api-key still comes first. kimi takes an API key only
-(the original's Kimi device-code login is not supported). Ollama needs no key. Remove a key with zot logout.
+(the original's Kimi device-code login is not supported). Ollama needs no
+key. Remove a key with zot logout.
 `;
 
 const LOGOUT_HELP = `usage: zot logout [provider|all]
