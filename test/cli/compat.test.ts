@@ -114,11 +114,18 @@ test("config.json from the original naming provider kimi runs on kimi (with its 
   expect(fallback.stderr).toBe("");
   expect(fallback.code).toBe(0);
   expect((env.server.requests[1]?.body as { model?: string }).model).toBe("claude-sonnet-4-5");
-  // Any other unknown provider there is still an error naming the file.
-  writeFileSync(join(env.home, "config.json"), JSON.stringify({ provider: "antropic" }));
+  // A provider neither zot knows: as the original, one is picked by key (here none: anthropic), with a warning naming the file.
+  const configText = JSON.stringify({ provider: "antropic", model: "gpt-5" });
+  writeFileSync(join(env.home, "config.json"), configText);
+  env.server.enqueue({ type: "text", text: "picked anthropic" });
   const typo = await env.run(["-p", "hi", "--base-url", env.server.anthropicBaseUrl, "--api-key", "test-key"]);
-  expect(typo.code).toBe(1);
-  expect(typo.stderr).toContain(`${join(env.home, "config.json")}: unknown provider "antropic" (did you mean anthropic?)`);
+  expect(typo.code).toBe(0);
+  expect(typo.stdout).toBe("picked anthropic\n");
+  expect(typo.stderr).toBe(
+    `zot: warning: ${join(env.home, "config.json")}: unknown provider "antropic" (did you mean anthropic?) (expected anthropic, openai, kimi, ollama); using anthropic and its default model (the file is not changed)\n`,
+  );
+  expect((env.server.requests[2]?.body as { model?: string }).model).toBe("claude-sonnet-4-5");
+  expect(readFileSync(join(env.home, "config.json"), "utf8")).toBe(configText);
 });
 
 test("--tools may name skill, as scripts for the original do: accepted, the other names still apply", async () => {

@@ -113,6 +113,17 @@ describe("kimi in provider resolution", () => {
     expect(env.server.requests[0]?.headers.authorization).toBe("Bearer sk-kimi");
   });
 
+  test("a config.json provider zot does not know: the first of anthropic, kimi, openai with a key replaces it (kimi before openai), model dropped, warned", async () => {
+    writeFileSync(join(env.home, "config.json"), JSON.stringify({ provider: "gemini", model: "gpt-5" }));
+    env.server.enqueue({ type: "text", text: "kimi picked" });
+    const result = await env.run(["-p", "hi", "--no-session", "--base-url", env.server.openaiBaseUrl], { env: { OPENAI_API_KEY: "sk-openai", KIMI_API_KEY: "sk-kimi" } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`zot: warning: ${join(env.home, "config.json")}: unknown provider "gemini"`);
+    expect(result.stderr).toContain("using kimi and its default model");
+    expect(bodyOf(0).model).toBe("kimi-for-coding");
+    expect(env.server.requests[0]?.headers.authorization).toBe("Bearer sk-kimi");
+  });
+
   test("models.json's moonshot alias adds a kimi model: listed by --list-models, used by --provider kimi --model", async () => {
     const models = { providers: { moonshot: { models: [{ id: "kimi-k2-custom", name: "Custom K2", contextWindow: 131072, maxTokens: 16384 }] } } };
     writeFileSync(join(env.home, "models.json"), JSON.stringify(models));
