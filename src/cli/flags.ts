@@ -38,7 +38,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "session", kind: "string", value: "path", description: "open this session file" },
   { name: "fork", kind: "string", value: "path", description: "start a new session holding a copy of this one" },
   { name: "no-session", kind: "boolean", description: "do not read or write a session" },
-  { name: "provider", kind: "string", value: "name", description: "anthropic | openai | ollama" },
+  { name: "provider", kind: "string", value: "name", description: "anthropic | openai | kimi | ollama" },
   { name: "model", short: "m", kind: "string", value: "id", description: "model id (see --list-models)" },
   { name: "api-key", kind: "string", value: "key", description: "API key (else the provider's env var, else auth.json)" },
   { name: "base-url", kind: "string", value: "url", description: "override the provider's base URL" },

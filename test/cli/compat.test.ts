@@ -98,19 +98,34 @@ test("a session file written by the original resumes with --session and -c, and 
   expect(env.sessionFiles()).toEqual([path]);
 });
 
-test("config.json from the original naming provider kimi (which zot does not have) falls back instead of refusing to run", async () => {
+test("config.json from the original naming provider kimi runs on kimi (with its model and KIMI_API_KEY), not on another provider", async () => {
   writeFileSync(join(env.home, "config.json"), JSON.stringify({ provider: "kimi", model: "kimi-for-coding", theme: "dark", last_changelog_shown: "0.9.1" }, null, 2) + "\n");
-  env.server.enqueue({ type: "text", text: "fell back" });
-  const result = await env.run(["-p", "hi", "--base-url", env.server.anthropicBaseUrl, "--api-key", "test-key"]);
+  env.server.enqueue({ type: "text", text: "on kimi" });
+  const result = await env.run(["-p", "hi", "--base-url", env.server.openaiBaseUrl], { env: { KIMI_API_KEY: "sk-kimi", ANTHROPIC_API_KEY: "sk-ant" } });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
-  expect(result.stdout).toBe("fell back\n");
-  expect((env.server.requests[0]?.body as { model?: string }).model).toBe("claude-sonnet-4-5");
-  // Any other unknown provider there is still an error naming the file.
-  writeFileSync(join(env.home, "config.json"), JSON.stringify({ provider: "antropic" }));
+  expect(result.stdout).toBe("on kimi\n");
+  expect(env.server.requests[0]?.path).toBe("/v1/chat/completions");
+  expect(env.server.requests[0]?.headers.authorization).toBe("Bearer sk-kimi");
+  expect((env.server.requests[0]?.body as { model?: string }).model).toBe("kimi-for-coding");
+  // Without a kimi key the credential fallback (anthropic, openai, kimi) picks the provider that has one.
+  env.server.enqueue({ type: "text", text: "fell back" });
+  const fallback = await env.run(["-p", "hi", "--base-url", env.server.anthropicBaseUrl], { env: { ANTHROPIC_API_KEY: "sk-ant" } });
+  expect(fallback.stderr).toBe("");
+  expect(fallback.code).toBe(0);
+  expect((env.server.requests[1]?.body as { model?: string }).model).toBe("claude-sonnet-4-5");
+  // A provider neither zot knows: as the original, one is picked by key (here none: anthropic), with a warning naming the file.
+  const configText = JSON.stringify({ provider: "antropic", model: "gpt-5" });
+  writeFileSync(join(env.home, "config.json"), configText);
+  env.server.enqueue({ type: "text", text: "picked anthropic" });
   const typo = await env.run(["-p", "hi", "--base-url", env.server.anthropicBaseUrl, "--api-key", "test-key"]);
-  expect(typo.code).toBe(1);
-  expect(typo.stderr).toContain(`${join(env.home, "config.json")}: unknown provider "antropic"`);
+  expect(typo.code).toBe(0);
+  expect(typo.stdout).toBe("picked anthropic\n");
+  expect(typo.stderr).toBe(
+    `zot: warning: ${join(env.home, "config.json")}: unknown provider "antropic" (did you mean anthropic?) (expected anthropic, openai, kimi, ollama); using anthropic and its default model (the file is not changed)\n`,
+  );
+  expect((env.server.requests[2]?.body as { model?: string }).model).toBe("claude-sonnet-4-5");
+  expect(readFileSync(join(env.home, "config.json"), "utf8")).toBe(configText);
 });
 
 test("--tools may name skill, as scripts for the original do: accepted, the other names still apply", async () => {

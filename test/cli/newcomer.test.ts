@@ -95,7 +95,7 @@ describe("did you mean", () => {
     expect((await runZot(["login", "--hepl"])).stderr).toContain(`unknown flag "--hepl" (did you mean --help?)`);
     const provider = await runZot(["login", "anthropc"], { stdin: "sk-x" });
     expect(provider.code).toBe(2);
-    expect(provider.stderr).toContain(`unknown provider "anthropc" (did you mean anthropic? expected anthropic or openai)`);
+    expect(provider.stderr).toContain(`unknown provider "anthropc" (did you mean anthropic? expected anthropic, openai or kimi)`);
   });
 
   test("a word that is not close to a subcommand is still a prompt (no usage error)", async () => {
