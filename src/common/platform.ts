@@ -28,7 +28,8 @@ export function ownGroupSpawnOptions(platform: NodeJS.Platform = process.platfor
   return platform === "win32" ? { windowsHide: true } : { detached: true };
 }
 
-function pidExists(pid: number): boolean {
+/** True while `pid` names a process (signal 0; a zombie counts). */
+export function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

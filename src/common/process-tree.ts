@@ -30,7 +30,7 @@
  * (re-parented to the next subreaper or init).
  */
 import { becomeChildSubreaper, reapChild } from "./libc.ts";
-import { IS_WINDOWS, signalWindowsTree } from "./platform.ts";
+import { IS_WINDOWS, pidExists, signalWindowsTree } from "./platform.ts";
 import { liveDescendants, pidfdTargets, procFsAvailable, stillSameProcess, zombieChildren, type ProcessIdentity } from "./proc-fs.ts";
 
 /** How long descendants get to exit after SIGTERM at zot's exit. */
@@ -70,6 +70,32 @@ export function trackSpawned(child: SpawnedChild, options: { readonly ownGroup?:
     () => bunChildren.delete(pid),
     () => bunChildren.delete(pid),
   );
+}
+
+/** Leaders of their own process group (extensions, MCP servers) whose groups are SIGKILLed at zot's exit. */
+const leaderGroups = new Set<number>();
+let leaderExitHookInstalled = false;
+
+/**
+ * For a child spawned as the leader of its own group (ownGroupSpawnOptions):
+ * tracks it (trackSpawned with ownGroup), kills what it left in its group
+ * once it exits, and SIGKILLs the group at zot's exit if it is still there
+ * (with or without guardProcessTree). Call right after spawning, before
+ * adding other `exited` handlers (they then run after the group is ended).
+ */
+export function superviseGroupLeader(child: SpawnedChild): void {
+  if (!leaderExitHookInstalled) {
+    leaderExitHookInstalled = true;
+    process.on("exit", () => {
+      for (const pid of leaderGroups) signalGroup(pid, "SIGKILL");
+    });
+  }
+  leaderGroups.add(child.pid);
+  trackSpawned(child, { ownGroup: true });
+  void child.exited.then(() => {
+    signalGroup(child.pid, "SIGKILL");
+    leaderGroups.delete(child.pid);
+  });
 }
 
 /**
@@ -127,15 +153,6 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   if (IS_WINDOWS) return signalWindowsTree(pgid, signal, bunChildren.has(pgid));
   try {
     process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
     return true;
   } catch {
     return false;

@@ -4,7 +4,8 @@
  * names through PATH), cwd = the extension directory, stdin/stdout/stderr
  * pipes (the caller copies stderr into the extension's log), and its own
  * process group so the whole tree can be signalled. Also the signalling
- * helpers and the process-exit safety net that SIGKILLs every live group.
+ * helpers; the process-exit safety net that SIGKILLs every live group is
+ * common/process-tree.ts superviseGroupLeader (shared with MCP servers).
  * Helpers that left the group (setsid, double fork) are ended by the
  * process-tree guard (common/process-tree.ts) on Linux. Windows has no
  * process groups: the extension is spawned without `detached` (which there
@@ -15,7 +16,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
 import { ownGroupSpawnOptions } from "../common/platform.ts";
-import { signalGroup, trackSpawned } from "../common/process-tree.ts";
+import { signalGroup, superviseGroupLeader } from "../common/process-tree.ts";
 import type { LoadFailure } from "./errors.ts";
 
 export type ExtensionSubprocess = Subprocess<"pipe", "pipe", "pipe">;
@@ -41,23 +42,12 @@ export function resolveExec(exec: string, dir: string): ExecResolution {
   return { ok: true, path };
 }
 
-const liveGroups = new Set<number>();
-let safetyNetInstalled = false;
-
-function installSafetyNet(): void {
-  if (safetyNetInstalled) return;
-  safetyNetInstalled = true;
-  process.on("exit", () => {
-    for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
-  });
-}
 
 export function spawnExtension(
   execPath: string,
   args: readonly string[],
   dir: string,
 ): { ok: true; proc: ExtensionSubprocess } | { ok: false; failure: LoadFailure } {
-  installSafetyNet();
   try {
     const proc = Bun.spawn([execPath, ...args], {
       cwd: dir,
@@ -67,13 +57,8 @@ export function spawnExtension(
       ...ownGroupSpawnOptions(),
       env: process.env,
     });
-    liveGroups.add(proc.pid);
-    trackSpawned(proc, { ownGroup: true });
-    void proc.exited.then(() => {
-      // The leader is gone; reap anything it left in its group.
-      signalGroup(proc.pid, "SIGKILL");
-      liveGroups.delete(proc.pid);
-    });
+    // Its group is ended once it exits, and at zot's exit in any case.
+    superviseGroupLeader(proc);
     return { ok: true, proc };
   } catch (err) {
     return { ok: false, failure: { kind: "spawn_failed", detail: `could not start: ${err instanceof Error ? err.message : String(err)}` } };

@@ -24,7 +24,7 @@ import type { Subprocess } from "bun";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import { describeJsonProblem, parseJson } from "../common/json.ts";
 import { ownGroupSpawnOptions } from "../common/platform.ts";
-import { signalGroup, trackSpawned } from "../common/process-tree.ts";
+import { signalGroup, superviseGroupLeader } from "../common/process-tree.ts";
 import { LineReader } from "../common/line-reader.ts";
 import { type LogFile, logFileFor } from "../common/log-file.ts";
 import type { JsonRpcMessage, McpTransport } from "./transport.ts";
@@ -46,16 +46,6 @@ export interface StdioServerOptions {
 
 type ServerProcess = Subprocess<"pipe", "pipe", "pipe">;
 
-const liveGroups = new Set<number>();
-let safetyNetInstalled = false;
-
-function installSafetyNet(): void {
-  if (safetyNetInstalled) return;
-  safetyNetInstalled = true;
-  process.on("exit", () => {
-    for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
-  });
-}
 
 function resolveCommand(command: string, cwd: string, path: string | undefined): string | undefined {
   if (isAbsolute(command)) return existsSync(command) ? command : undefined;
@@ -118,7 +108,6 @@ export class StdioTransport implements McpTransport {
     if (!isDirectory(cwd)) throw new ZotError("mcp_spawn_failed", `mcp server ${name}: "cwd" ${cwd} is not a directory`, { server: name, cwd });
     const resolved = resolveCommand(command, cwd, env.PATH);
     if (resolved === undefined) throw new ZotError("mcp_spawn_failed", `mcp server ${name}: command "${command}" was not found`, { server: name, command });
-    installSafetyNet();
     this.#log.appendNote(`\n[zot] starting mcp server ${name} (${[command, ...args].join(" ")}) at ${new Date().toISOString()}\n`);
     let proc: ServerProcess;
     try {
@@ -127,11 +116,9 @@ export class StdioTransport implements McpTransport {
       throw new ZotError("mcp_spawn_failed", `mcp server ${name} could not start: ${errorMessage(err)}`, { server: name, command });
     }
     this.#proc = proc;
-    liveGroups.add(proc.pid);
-    trackSpawned(proc, { ownGroup: true });
+    // Its group is ended once it exits (before the handler below), and at zot's exit in any case.
+    superviseGroupLeader(proc);
     void proc.exited.then(() => {
-      signalGroup(proc.pid, "SIGKILL");
-      liveGroups.delete(proc.pid);
       this.#log.appendNote(`[zot] mcp server ${name} ${exitDescription(proc)}\n`);
       this.#reportClose(exitDescription(proc));
     });
