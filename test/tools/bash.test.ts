@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createBashTool, formatDuration } from "../../src/tools/index.ts";
 import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
@@ -164,6 +164,23 @@ describe("bash: timeout and abort kill the process group", () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(outcome.isError).toBe(false);
     for (const pid of pidsIn(ctx.progress.join(""))) process.kill(pid, "SIGKILL");
+  });
+
+  test.if(process.platform === "linux")("Linux: one pipe is the shell's stdout and stderr, and zot keeps no end of it", async () => {
+    const ctx = makeContext(tempDir());
+    const ownFds = (): string[] => readdirSync("/proc/self/fd").sort();
+    const before = ownFds();
+    // fd 1 and 2 of the shell are the same pipe; the read end (close-on-exec) is not among its fds.
+    const outcome = await bash.execute({ command: 'readlink /proc/$$/fd/1 /proc/$$/fd/2; ls /proc/$$/fd' }, ctx);
+    const lines = textOf(outcome).split("\n");
+    const [one, two] = [lines[2], lines[3]];
+    expect(one).toMatch(/^pipe:\[\d+\]$/);
+    expect(two).toBe(one);
+    expect(lines.slice(4, lines.indexOf("", 4))).toEqual(["0", "1", "2"]);
+    for (let i = 0; i < 20; i++) await bash.execute({ command: "echo out; echo err >&2" }, ctx);
+    const held = await bash.execute({ command: 'sleep 20 & echo "pid:$!"' }, ctx);
+    for (const pid of pidsIn(textOf(held))) process.kill(pid, "SIGKILL");
+    expect(ownFds()).toEqual(before);
   });
 });
 
