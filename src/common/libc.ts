@@ -6,7 +6,8 @@
  * MSG_DONTWAIT (a non-blocking write to a socket that leaves the socket's
  * shared flags alone; common/fd-writer.ts), and on Linux pipe2(2) with
  * O_CLOEXEC (one pipe given to a child as both stdout and stderr: the bash
- * tool, tools/bash-run.ts).
+ * tool, tools/bash-run.ts), and isatty(3) once libc is open anyway
+ * (terminal-text.ts; node:tty costs more than the call).
  * libc is opened lazily on first use (never at import time) and at most
  * once; on a platform or libc where it cannot be opened every call reports
  * "unsupported" instead of throwing, so callers degrade explicitly.
@@ -21,6 +22,7 @@ interface LibcSymbols {
   waitpid: (pid: number, status: Pointer | null, options: number) => number;
   send: (fd: number, bytes: Uint8Array, length: number, flags: number) => number;
   pipe2?: (fds: Int32Array, flags: number) => number;
+  isatty: (fd: number) => number;
   errnoLocation: () => Pointer | null;
 }
 
@@ -56,6 +58,7 @@ function libc(): typeof loaded {
           flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
           waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
           send: { args: [FFIType.i32, FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i64_fast },
+          isatty: { args: [FFIType.i32], returns: FFIType.i32 },
           [linux ? "__errno_location" : "__error"]: { args: [], returns: FFIType.ptr },
           ...(linux
             ? {
@@ -72,6 +75,7 @@ function libc(): typeof loaded {
             waitpid: symbols.waitpid as LibcSymbols["waitpid"],
             send: symbols.send as unknown as LibcSymbols["send"],
             pipe2: linux ? (symbols.pipe2 as unknown as LibcSymbols["pipe2"]) : undefined,
+            isatty: symbols.isatty as LibcSymbols["isatty"],
             errnoLocation: symbols[linux ? "__errno_location" : "__error"] as LibcSymbols["errnoLocation"],
           },
           read: (pointer) => ffi.read.i32(pointer, 0),
@@ -152,4 +156,14 @@ export function cloexecPipe(): { readonly read: number; readonly write: number }
   const fds = new Int32Array(2);
   if (lib.symbols.pipe2(fds, O_CLOEXEC) !== 0) return undefined;
   return { read: fds[0]!, write: fds[1]! };
+}
+
+/**
+ * isatty(3) of `fd` when libc is already open (the modes that run the
+ * process-tree guard); undefined otherwise — this never opens libc, so a
+ * route that has not loaded bun:ffi does not start to for a tty check.
+ */
+export function isattyIfLoaded(fd: number): boolean | undefined {
+  if (!loaded) return undefined;
+  return loaded.symbols.isatty(fd) === 1;
 }

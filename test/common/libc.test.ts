@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { closeSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { cloexecPipe, EWOULDBLOCK, LOCK_EX, LOCK_NB, LOCK_UN, flock } from "../../src/common/libc.ts";
+import { cloexecPipe, EWOULDBLOCK, flock, isattyIfLoaded, libcAvailable, LOCK_EX, LOCK_NB, LOCK_UN } from "../../src/common/libc.ts";
 import { removeTempDirs, tempDir } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -38,5 +38,23 @@ test.if(process.platform === "linux")("cloexecPipe: both ends close-on-exec, wha
   } finally {
     closeSync(read);
     closeSync(write);
+  }
+});
+
+test.if(process.platform === "linux")("isattyIfLoaded: libc's isatty once libc is open; a file or a pipe is no terminal", () => {
+  expect(libcAvailable()).toBe(true);
+  const dir = tempDir();
+  const path = join(dir, "plain");
+  writeFileSync(path, "");
+  const fd = openSync(path, "r");
+  const pipe = cloexecPipe()!;
+  try {
+    expect(isattyIfLoaded(fd)).toBe(false);
+    expect(isattyIfLoaded(pipe.read)).toBe(false);
+    expect(isattyIfLoaded(-1)).toBe(false);
+  } finally {
+    closeSync(fd);
+    closeSync(pipe.read);
+    closeSync(pipe.write);
   }
 });
