@@ -68,11 +68,11 @@ export function assertUnchanged(snapshot: FileSnapshot, file: string, displayPat
 
 /** How long after the rename the replaced inode of a recently written file is watched for late writes. */
 // Long enough for a writer that opened the old file and was then descheduled on a loaded machine.
-export const LATE_WRITE_GRACE_MS = 250;
+export const LATE_WRITE_GRACE_MS = 500;
 /** A file modified this recently before the edit read it may have a writer at work. */
 export const RECENT_WRITE_MS = 5_000;
 /** Longest watch when late writes keep coming (a writer holding the old file open). */
-const LATE_WRITE_MAX_MS = 1_000;
+const LATE_WRITE_MAX_MS = 2_000;
 
 /** Identity of each file as zot's own write tools last left it (bounded: oldest forgotten first). */
 const ownWrites = new Map<string, string>();
