@@ -37,7 +37,7 @@ import { startPrintProgress, type PrintProgress } from "./print-progress.ts";
 import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
 import { setupHeadless } from "./setup.ts";
 import { queueStderr } from "../common/stderr.ts";
-import { traceStartup } from "../common/startup-trace.ts";
+import { startStartupTrace, traceStartup } from "../common/startup-trace.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "./signals.ts";
 
 /** Turns a finished run into success or the error it stands for. */
@@ -61,6 +61,7 @@ export const HEADLESS_JIT_POLICY = 100;
 
 export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Promise<number> {
   Bun.unsafe.setJITPolicy(HEADLESS_JIT_POLICY);
+  startStartupTrace();
   traceStartup("headless run");
   const output: HeadlessOutput = mode === "json" ? createJsonOutput() : createPrintOutput();
   const signals = watchSignals();
