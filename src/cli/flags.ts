@@ -1,8 +1,9 @@
 /**
  * The top-level flag table and its strict parser. Flags are order-free and
  * may interleave with the prompt words (reference notes §1.2). Unknown flags,
- * missing values, a value flag followed by another flag (`--model -p`: a
- * value that starts with "-" is written `--model=-x`) and values given to
+ * missing values, a value flag followed by another of zot's flags (`--model
+ * -p`: such a value is written `--model=-p`; any other word, `-1` or
+ * `- be brief`, is taken as the value, as the original does) and values given to
  * boolean flags are UsageErrors naming the flag; so are two modes at once
  * (checkModes: -p, --json, --rpc / `zot rpc`). An unknown flag close to a
  * known one says "did you mean" (common/did-you-mean.ts); a long name
@@ -37,7 +38,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "session", kind: "string", value: "path", description: "open this session file" },
   { name: "fork", kind: "string", value: "path", description: "start a new session holding a copy of this one" },
   { name: "no-session", kind: "boolean", description: "do not read or write a session" },
-  { name: "provider", kind: "string", value: "name", description: "anthropic | openai | ollama" },
+  { name: "provider", kind: "string", value: "name", description: "anthropic | openai | kimi | ollama" },
   { name: "model", short: "m", kind: "string", value: "id", description: "model id (see --list-models)" },
   { name: "api-key", kind: "string", value: "key", description: "API key (else the provider's env var, else auth.json)" },
   { name: "base-url", kind: "string", value: "url", description: "override the provider's base URL" },
@@ -46,7 +47,7 @@ export const FLAGS: readonly FlagDef[] = [
   { name: "system-prompt", kind: "string", value: "text", description: "replace the default system prompt" },
   { name: "append-system-prompt", kind: "string", multiple: true, value: "text", description: "append to the system prompt (repeatable)" },
   { name: "cwd", kind: "string", value: "dir", description: "working directory (default: current)" },
-  { name: "max-steps", kind: "string", value: "n", description: "maximum model steps per prompt (default 50)" },
+  { name: "max-steps", kind: "string", value: "n", description: "maximum model steps per prompt (default 50; 0: no limit)" },
   { name: "auto-compact", kind: "string", value: "share|off", description: "compact when context use passes this share of the window (default 0.85)" },
   { name: "tools", kind: "string", value: "a,b", description: "only these built-in tools (read, write, edit, bash, agent)" },
   { name: "no-tools", kind: "boolean", description: "no built-in tools" },
@@ -130,10 +131,24 @@ function looksLikeFlag(token: string): boolean {
   return token.length > 1 && token.startsWith("-");
 }
 
-/** The value given as the next argument; missing or flag-like is a UsageError. */
+/**
+ * True when `token` spells one of zot's flags (`--model`, `--model=x`, `-p`,
+ * `-pc`, `-model`). Any other word starting with "-" (`- be brief`, `-1`,
+ * `--x`) can be a flag's value, as the original zot takes it.
+ */
+function isKnownFlagToken(token: string): boolean {
+  if (!looksLikeFlag(token)) return false;
+  const { long, short } = lookupTables();
+  if (token.startsWith("--")) return long.has(token.slice(2).split("=")[0] ?? "");
+  const letters = token.slice(1);
+  if (long.has(letters.split("=")[0] ?? "")) return true;
+  return /^[A-Za-z]+$/.test(letters) && short.has(letters[0]!);
+}
+
+/** The value given as the next argument; missing or one of zot's flags is a UsageError. */
 function separateValue(flag: FlagDef, spelled: string, next: string | undefined): string {
   if (next === undefined) throw new UsageError(`flag ${spelled} needs a value`, { flag: spelled });
-  if (looksLikeFlag(next)) {
+  if (isKnownFlagToken(next)) {
     throw new UsageError(
       `flag ${spelled} needs a value, but the next argument "${next}" is a flag (for a value that starts with "-", write --${flag.name}=${next})`,
       { flag: spelled },

@@ -17,30 +17,32 @@
 import { closeMatches, didYouMean } from "../common/did-you-mean.ts";
 import { UsageError, ZotError, errorMessage } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
-import { API_KEY_ENV, checkApiKey, removeApiKeys, saveApiKey, storedProviders, type ProviderName } from "../providers/index.ts";
+import { KEYED_PROVIDER_NAMES, alternatives, checkApiKey, removeApiKeys, saveApiKey, setKeyVariable, storedProviders, type ProviderName } from "../providers/index.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 
 /** Most bytes read from a non-terminal stdin for the key. */
 export const MAX_STDIN_BYTES = 64 * 1024;
 
-const KEYED: readonly ProviderName[] = ["anthropic", "openai"];
+const KEYED: readonly ProviderName[] = KEYED_PROVIDER_NAMES;
 
 const LOGIN_HELP = `usage: zot login <provider>
 
-Stores an API key for <provider> (anthropic | openai) in $ZOT_HOME/auth.json
+Stores an API key for <provider> (anthropic | openai | kimi) in $ZOT_HOME/auth.json
 (mode 0600), where every later zot run finds it. The key is read from stdin
 when stdin is not a terminal, else asked for with echo off:
 
   zot login anthropic                        # asks for the key
   printf %s "$KEY" | zot login openai        # from a pipe
 
-A key in the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY) or --api-key
-still comes first. Ollama needs no key. Remove a key with zot logout.
+A key in the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, KIMI_API_KEY or
+MOONSHOT_API_KEY) or --api-key still comes first. kimi takes an API key only
+(the original's Kimi device-code login is not supported). Ollama needs no
+key. Remove a key with zot logout.
 `;
 
 const LOGOUT_HELP = `usage: zot logout [provider|all]
 
-Removes the stored API key of <provider> (anthropic | openai), or of every
+Removes the stored API key of <provider> (anthropic | openai | kimi), or of every
 provider with "all", from $ZOT_HOME/auth.json. Without an argument it removes
 the only stored key (and asks for a name when several are stored).
 Keys in the environment are not touched.
@@ -119,20 +121,20 @@ async function login(args: readonly string[]): Promise<number> {
     return 0;
   }
   const provider = positional[0]?.toLowerCase();
-  if (provider === undefined) throw new UsageError(`login: which provider? (${KEYED.join(" or ")})`);
+  if (provider === undefined) throw new UsageError(`login: which provider? (${alternatives(KEYED)})`);
   if (provider === "ollama") throw new UsageError("login: ollama needs no API key");
   if (!isKeyed(provider)) {
     const close = closeMatches(provider, KEYED)[0];
     const hint = close === undefined ? "" : `did you mean ${close}? `;
-    throw new UsageError(`login: unknown provider "${provider}" (${hint}expected ${KEYED.join(" or ")})`, { provider });
+    throw new UsageError(`login: unknown provider "${provider}" (${hint}expected ${alternatives(KEYED)})`, { provider });
   }
   const raw = process.stdin.isTTY ? await readHiddenLine(`API key for ${provider} (input hidden): `) : await readStdinKey();
   const key = checkApiKey(raw);
   const authFile = zotPaths().authFile;
   await saveApiKey(provider, key, authFile);
   await writeStdout(`logged in to ${provider}: key stored in ${authFile}\n`);
-  const env = API_KEY_ENV[provider];
-  if (env !== undefined && (process.env[env]?.trim() ?? "") !== "") await writeStderr(`zot: note: ${env} is set and comes before the stored key\n`);
+  const env = setKeyVariable(provider);
+  if (env !== undefined) await writeStderr(`zot: note: ${env} is set and comes before the stored key\n`);
   return 0;
 }
 
@@ -153,15 +155,15 @@ async function logout(args: readonly string[]): Promise<number> {
       await writeStderr(`zot: no API key is stored in ${authFile}; nothing to remove\n`);
       return 0;
     }
-    if (stored.length > 1) throw new UsageError(`logout: keys of ${stored.join(" and ")} are stored: name one, or all`);
+    if (stored.length > 1) throw new UsageError(`logout: keys of ${alternatives(stored, "and")} are stored: name one, or all`);
     target = stored[0]!;
   }
   const removed = await removeApiKeys(target === "all" ? KEYED : [target], authFile);
   if (removed.length === 0) await writeStderr(`zot: no ${target === "all" ? "API key" : `key for ${target}`} is stored in ${authFile}; nothing to remove\n`);
   else await writeStdout(`logged out of ${removed.join(", ")}: removed from ${authFile}\n`);
   for (const provider of target === "all" ? KEYED : [target as ProviderName]) {
-    const env = API_KEY_ENV[provider];
-    if (env !== undefined && (process.env[env]?.trim() ?? "") !== "") await writeStderr(`zot: note: ${env} is still set; zot keeps using it for ${provider}\n`);
+    const env = setKeyVariable(provider);
+    if (env !== undefined) await writeStderr(`zot: note: ${env} is still set; zot keeps using it for ${provider}\n`);
   }
   return 0;
 }

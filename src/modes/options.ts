@@ -1,10 +1,12 @@
 /**
  * Validation of the flag values the headless modes interpret themselves:
  * --reasoning (low|medium|high, case-insensitive, "" = unset), --max-steps
- * (positive integer, default 50), --auto-compact (a share of the context
+ * (positive integer, default 50; 0 = no limit, as in the original zot),
+ * --auto-compact (a share of the context
  * window in [0.05, 1], or off), --tools / --no-tools (every --tools name
  * must be a selectable built-in: read, write, edit, bash, or agent — the
- * subagent tool, which --no-tools and a --tools list without it leave out),
+ * subagent tool, which --no-tools and a --tools list without it leave out;
+ * `skill` is accepted and ignored, as the original's --tools left the skill tool alone),
  * and the session
  * flags (which one applies; --no-session with another session flag is a
  * contradiction). Pure: every problem is a UsageError (exit 2), nothing is
@@ -50,10 +52,14 @@ export function parseReasoning(value: string | undefined): ReasoningLevel | unde
   return level;
 }
 
+/** `--max-steps 0`: no limit (the original zot's meaning of 0); the loop's bound is then never reached. */
+export const UNLIMITED_MAX_STEPS = Number.MAX_SAFE_INTEGER;
+
 export function parseMaxSteps(value: string | undefined): number {
   if (value === undefined) return DEFAULT_MAX_STEPS;
   const trimmed = value.trim();
   const steps = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (steps === 0) return UNLIMITED_MAX_STEPS;
   if (!Number.isSafeInteger(steps) || steps < 1) {
     throw new UsageError(`--max-steps must be a positive integer, got "${value}"`, { flag: "--max-steps" });
   }
@@ -74,18 +80,19 @@ export function parseAutoCompact(value: string | undefined): number | false | un
 export function parseToolSelection(flags: Pick<MainFlags, "tools" | "noTools">): ToolSelection {
   if (flags.noTools) return { none: true };
   if (flags.tools === undefined) return { none: false };
+  // "skill" (a tool name of the original zot, whose --tools never filtered it) is accepted and changes nothing:
+  // the skill tool is there whenever skills are (--no-skill turns it off).
   const only = flags.tools
     .split(",")
     .map((name) => name.trim())
-    .filter((name) => name !== "");
+    .filter((name) => name !== "" && name !== "skill");
   // "agent": the subagent tool (src/agents), on by default, kept by a --tools list only when named.
   const valid: readonly string[] = [...FILE_AND_SHELL_TOOL_NAMES, "agent"];
   const unknown = only.filter((name) => !valid.includes(name));
   if (unknown.length > 0) {
     const names = unknown.map((name) => `"${name}"`).join(", ");
-    const skillHint = unknown.includes("skill") ? "; the skill tool is on whenever there are skills (--no-skill turns it off)" : "";
     throw new UsageError(
-      `--tools: unknown tool${unknown.length > 1 ? "s" : ""} ${names}; the built-in tools are ${valid.join(", ")}${skillHint}`,
+      `--tools: unknown tool${unknown.length > 1 ? "s" : ""} ${names}; the built-in tools are ${valid.join(", ")}`,
       { flag: "--tools" },
     );
   }

@@ -4,7 +4,7 @@
  * repair, then appended to); --continue → the newest session of this cwd
  * holding a message (none → a new one, with a note on stderr); --resume → a
  * numbered picker on stderr (sanitized on a terminal: titles come from
- * session files) reading the choice from stdin (needs a terminal on stdin);
+ * session files) reading the choice from stdin (a terminal or a pipe);
  * --fork <path> → a new session holding a copy of that one
  * (session/fork.ts); else a new file (a swarm child's: under its own
  * sessions root, meta `parent` = the parent conversation and `agent_id`). A session another zot is writing is
@@ -82,12 +82,7 @@ const NO_SESSION: HeadlessSession = {
 };
 
 async function pickResumePath(input: SessionSetupInput): Promise<string | undefined> {
-  if (!process.stdin.isTTY) {
-    throw new ZotError(
-      "session.resume_needs_tty",
-      "--resume needs a terminal on stdin to pick a session; use --continue or --session <path> in scripts",
-    );
-  }
+  // The choice may come from a pipe (`echo 2 | zot -p -r "…"`, as with the original zot); a closed or used-up stdin picks nothing.
   const sessions = await listSessions(sessionDirForCwd(input.cwd, input.paths.sessions));
   if (sessions.length === 0) return undefined;
   // Titles and first prompts come from session files: sanitized on a terminal like every stderr line.

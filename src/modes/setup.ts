@@ -226,7 +226,8 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   for (const warning of configWarnings) warn(`zot: warning: ${warning}\n`);
   const catalog = await loadCatalog(paths.modelsFile);
   for (const warning of catalog.warnings) warn(`zot: warning: ${warning}\n`);
-  const { resolved, credential, missing = false } = await resolveProvider(flags, config, catalog, paths, input.interactive?.allowMissingCredential === true);
+  const { resolved, credential, missing = false, warnings: providerWarnings } = await resolveProvider(flags, config, catalog, paths, input.interactive?.allowMissingCredential === true);
+  for (const warning of providerWarnings) warn(`zot: warning: ${warning}\n`);
   traceStartup("config, catalog, provider and key");
   const reasoning = options.reasoning ?? configReasoning(config, warn);
   const autoCompact = options.autoCompact ?? config.auto_compact;

@@ -7,6 +7,7 @@
  * (input_json_delta), thinking (+signature) and redacted_thinking blocks
  * assembled in index order; usage assigned from message_start/message_delta
  * (never added); `error` events reject with ProviderError "api".
+ * ZOT_DEBUG_ANTHROPIC=<file> appends every request body to <file> (debug-log.ts).
  */
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
@@ -34,6 +35,7 @@ import {
   type StreamResult,
   type Usage,
 } from "./types.ts";
+import { logAnthropicRequest } from "./debug-log.ts";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -307,12 +309,14 @@ export function createAnthropicClient(options: AnthropicClientOptions): Provider
   return {
     name: "anthropic",
     stream(request: StreamRequest, onEvent: (event: StreamEvent) => void): Promise<StreamResult> {
+      const body = buildAnthropicBody(request, conversation);
+      logAnthropicRequest(body);
       return runStream({
         label: "anthropic",
         terminalName: "message_stop",
         url: joinUrl(base, "v1/messages"),
         headers: { "x-api-key": options.apiKey, "anthropic-version": ANTHROPIC_VERSION },
-        body: buildAnthropicBody(request, conversation),
+        body,
         request,
         ...streamLimits(options),
         decoder: (emit) => new AnthropicDecoder(emit),

@@ -28,8 +28,12 @@ export interface Catalog {
 export const DEFAULT_MODEL_IDS: Readonly<Record<ProviderName, string | undefined>> = {
   anthropic: "claude-sonnet-4-5",
   openai: "gpt-5",
+  kimi: "kimi-for-coding",
   ollama: undefined,
 };
+
+/** The base URL of the catalog's kimi-for-coding (the original's; `/chat/completions` is appended). */
+export const KIMI_CODING_BASE_URL = "https://api.kimi.com/coding/v1";
 
 /** Context window / max output given to models nothing else describes. */
 export const SYNTHETIC_CONTEXT_WINDOW = 32768;
@@ -98,6 +102,9 @@ const STATIC_MODELS: readonly ModelInfo[] = [
     ["gpt-5.4", "GPT-5.4", 400_000, 128_000, true, [1.75, 14, 0.175, 0], SPECULATIVE],
     ["gpt-5.5", "GPT-5.5", 400_000, 128_000, true, [1.75, 14, 0.175, 0], SPECULATIVE],
   ]),
+  // Kimi Code (the coding plan): its own endpoint. Context 262,144 is the 256K window Moonshot documents for
+  // the Kimi K2 models behind it; max output 32,768 and zero prices (a subscription) are ours, the notes give none.
+  ...rows("kimi", [["kimi-for-coding", "Kimi for Coding", 262_144, 32_768, false, [0, 0, 0, 0], { baseUrl: KIMI_CODING_BASE_URL }]]),
 ];
 
 export function builtinCatalog(): Catalog {
@@ -131,6 +138,10 @@ const PROVIDER_ALIASES: Readonly<Record<string, ProviderName>> = {
   openai: "openai",
   "openai-codex": "openai",
   "openai-responses": "openai",
+  kimi: "kimi",
+  moonshot: "kimi",
+  "moonshot-ai": "kimi",
+  "kimi-code": "kimi",
   ollama: "ollama",
 };
 

@@ -1,6 +1,7 @@
 /**
  * API-key lookup and storage. Order: the --api-key flag, then the provider's
- * environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY), then
+ * environment variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, KIMI_API_KEY
+ * then MOONSHOT_API_KEY; API_KEY_ENVS), then
  * `$ZOT_HOME/auth.json` (the original's format: `{"anthropic":{"api_key":
  * "..."}}`, an `oauth` object beside it is kept but not used; validated).
  * Ollama needs no key. A missing key is ProviderError "config" (context
@@ -8,7 +9,7 @@
  * variable, the flag, `zot login <provider>` and auth.json (path, format). `saveApiKey` and
  * `removeApiKeys` rewrite auth.json atomically (temp file + rename) with
  * mode 0600 in a 0700 directory, keeping every other entry (other
- * providers, unknown ones such as the original's `kimi`); an existing
+ * providers, unknown ones); an existing
  * auth.json readable by others is tightened to 0600 when it is read (best
  * effort, common/private.ts). `credentialSource` tells where a provider's
  * key would come from without failing (the pickers' "logged in" test).
@@ -24,11 +25,34 @@ import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.t
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { ProviderError, type ProviderClient, type ProviderName } from "./types.ts";
 
+/** The environment variables holding a provider's key, in lookup order (the original's). */
+export const API_KEY_ENVS: Readonly<Record<ProviderName, readonly string[]>> = {
+  anthropic: ["ANTHROPIC_API_KEY"],
+  openai: ["OPENAI_API_KEY"],
+  kimi: ["KIMI_API_KEY", "MOONSHOT_API_KEY"],
+  ollama: [],
+};
+
+/** The variable a message names for a provider's key (its first one). */
 export const API_KEY_ENV: Readonly<Record<ProviderName, string | undefined>> = {
   anthropic: "ANTHROPIC_API_KEY",
   openai: "OPENAI_API_KEY",
+  kimi: "KIMI_API_KEY",
   ollama: undefined,
 };
+
+/** The first of `provider`'s key variables that is set (non-blank) in `env`, if any. */
+export function setKeyVariable(provider: ProviderName, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  return API_KEY_ENVS[provider].find((name) => (env[name]?.trim() ?? "") !== "");
+}
+
+/** The providers that take an API key, in the original's `--provider` order. */
+export const KEYED_PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "kimi"];
+
+/** `a`, `a or b`, `a, b or c`. */
+export function alternatives(names: readonly string[], last = "or"): string {
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} ${last} ${names.at(-1)}`;
+}
 
 export type CredentialSource = "flag" | "env" | "auth" | "none";
 
@@ -83,9 +107,9 @@ export async function resolveApiKey(lookup: CredentialLookup): Promise<Credentia
   const flag = lookup.flag?.trim();
   if (flag) return { apiKey: flag, source: "flag" };
   if (lookup.provider === "ollama") return { apiKey: "", source: "none" };
-  const envName = API_KEY_ENV[lookup.provider];
   const env = lookup.env ?? process.env;
-  const fromEnv = envName ? env[envName]?.trim() : undefined;
+  const envName = setKeyVariable(lookup.provider, env);
+  const fromEnv = envName === undefined ? undefined : env[envName]?.trim();
   if (fromEnv) return { apiKey: fromEnv, source: "env" };
   const authFile = lookup.authFile ?? zotPaths().authFile;
   const stored = (await readAuthFile(authFile))[lookup.provider]?.api_key?.trim();
@@ -100,7 +124,7 @@ export async function resolveApiKey(lookup: CredentialLookup): Promise<Credentia
  * \`zot login anthropic\`, or write {"anthropic":{"api_key":"…"}} to <auth.json>`.
  */
 export function missingApiKey(provider: ProviderName, authFile: string = zotPaths().authFile): ProviderError {
-  const envName = API_KEY_ENV[provider] ?? "an API key";
+  const envName = API_KEY_ENVS[provider].length > 0 ? alternatives(API_KEY_ENVS[provider]) : "an API key";
   const entry = JSON.stringify({ [provider]: { api_key: "…" } });
   return new ProviderError(
     "config",
@@ -127,7 +151,7 @@ export async function credentialSource(lookup: CredentialLookup): Promise<Creden
 export async function storedProviders(authFile: string = zotPaths().authFile): Promise<ProviderName[]> {
   const stored = await readAuthFile(authFile);
   return (Object.keys(stored) as string[]).filter(
-    (name): name is ProviderName => (name === "anthropic" || name === "openai") && (stored[name]?.api_key?.trim() ?? "") !== "",
+    (name): name is ProviderName => (KEYED_PROVIDER_NAMES as readonly string[]).includes(name) && (stored[name]?.api_key?.trim() ?? "") !== "",
   );
 }
 

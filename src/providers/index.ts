@@ -8,7 +8,7 @@
  * first stream call of their dialect and kept for the client's life.
  */
 import { didYouMean } from "../common/did-you-mean.ts";
-import { DEFAULT_MODEL_IDS, findModel, syntheticModel, type Catalog } from "./catalog.ts";
+import { DEFAULT_MODEL_IDS, KIMI_CODING_BASE_URL, findModel, syntheticModel, type Catalog } from "./catalog.ts";
 import type { ClientOptions } from "./shared.ts";
 import { ProviderError, type ModelInfo, type ProviderClient, type ProviderName, type StreamEvent, type StreamRequest, type StreamResult } from "./types.ts";
 
@@ -21,6 +21,7 @@ export {
   applyModelsFile,
   syntheticModel,
   DEFAULT_MODEL_IDS,
+  KIMI_CODING_BASE_URL,
   LIST_MODELS_HEADER,
   type Catalog,
 } from "./catalog.ts";
@@ -36,17 +37,22 @@ export {
   isMissingApiKey,
   missingKeyClient,
   API_KEY_ENV,
+  API_KEY_ENVS,
+  KEYED_PROVIDER_NAMES,
+  setKeyVariable,
+  alternatives,
   MAX_API_KEY_LENGTH,
   type Credential,
   type CredentialLookup,
   type CredentialSource,
 } from "./credentials.ts";
 
-export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "ollama"];
+export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai", "kimi", "ollama"];
 
 export const DEFAULT_BASE_URLS: Readonly<Record<ProviderName, string>> = {
   anthropic: "https://api.anthropic.com",
   openai: "https://api.openai.com",
+  kimi: KIMI_CODING_BASE_URL,
   ollama: "http://localhost:11434/v1",
 };
 
@@ -78,7 +84,8 @@ export interface ResolvedModel {
 export function resolveModel(input: ResolveModelInput): ResolvedModel {
   const providerText = input.provider ?? "anthropic";
   if (!isProviderName(providerText)) {
-    throw new ProviderError("config", `unknown provider "${providerText}" (expected ${PROVIDER_NAMES.join(", ")})`, undefined, {
+    const hint = didYouMean(providerText, PROVIDER_NAMES, (name) => name);
+    throw new ProviderError("config", `unknown provider "${providerText}"${hint} (expected ${PROVIDER_NAMES.join(", ")})`, undefined, {
       provider: providerText,
     });
   }

@@ -7,8 +7,10 @@
  * Response: text deltas, tool_calls assembled by index (announced once id and
  * name are known), reasoning_content kept as a reasoning block, usage from the
  * include_usage chunk (input = prompt − cached; cached → cache read);
- * `data: [DONE]` is the terminal event; a top-level `error` → ProviderError "api".
+ * `data: [DONE]` is the terminal event; a top-level `error` → ProviderError "api"
+ * (`openai: <message>`, also for the "kimi" client, as the original words it).
  * A connection failure of the "ollama" client says an Ollama server is expected there.
+ * Assistant turns with neither text nor tool calls are left out (Kimi rejects them).
  */
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
@@ -33,7 +35,7 @@ export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com";
 export const OLLAMA_CONNECT_HINT = "is an Ollama server running there? (`ollama serve`)";
 
 export interface OpenAiClientOptions extends ClientOptions {
-  /** The client's name; "ollama" for local servers. */
+  /** The client's name; "ollama" for local servers, "kimi" for Kimi Code. */
   readonly name?: ProviderName;
 }
 
@@ -88,7 +90,7 @@ function assistantMessage(message: Message): JsonObject | undefined {
       ? [{ id: block.id, type: "function", function: { name: block.name, arguments: block.arguments.trim() === "" ? "{}" : block.arguments } }]
       : [],
   );
-  if (text === "" && calls.length === 0) return undefined; // some servers reject empty assistant turns
+  if (text === "" && calls.length === 0) return undefined; // Kimi (and some other servers) reject empty assistant turns
   const out: JsonObject = { role: "assistant", content: text === "" ? null : text };
   if (calls.length > 0) {
     out.tool_calls = calls;
@@ -287,7 +289,7 @@ export function createOpenAiChatClient(options: OpenAiClientOptions): ProviderCl
         request,
         ...streamLimits(options),
         ...(name === "ollama" ? { connectHint: OLLAMA_CONNECT_HINT } : {}),
-        decoder: (emit) => new ChatDecoder(name, emit),
+        decoder: (emit) => new ChatDecoder(name === "kimi" ? "openai" : name, emit),
         onEvent,
       });
     },

@@ -99,7 +99,7 @@ export type StopReason = "end" | "length" | "tool_use" | "error" | "aborted";
 
 export type ReasoningLevel = "low" | "medium" | "high";
 
-export type ProviderName = "anthropic" | "openai" | "ollama";
+export type ProviderName = "anthropic" | "openai" | "kimi" | "ollama";
 
 /** One catalog entry. Prices are USD per million tokens. */
 export interface ModelInfo {

@@ -40,6 +40,8 @@ export interface SessionSummary {
   /** Text of the first user message ("" when none), at most FIRST_USER_TEXT_MAX characters. */
   readonly firstUserText: string;
   readonly title?: string;
+  /** meta.parent: the session this one was forked from (by its id). */
+  readonly parent?: string;
   readonly cumulativeUsage: Usage;
 }
 
@@ -77,6 +79,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       messageCount: state.messageRowCount,
       firstUserText: state.firstUserText ?? "",
       ...(state.meta.title !== undefined ? { title: state.meta.title } : {}),
+      ...(state.meta.parent !== undefined ? { parent: state.meta.parent } : {}),
       cumulativeUsage: state.cumulative,
     };
   });

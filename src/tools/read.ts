@@ -1,6 +1,6 @@
 /**
  * The `read` tool: returns one page of a text file (offset = 1-based first
- * line, limit = most lines), capped at MAX_OUTPUT_LINES lines and
+ * line, limit = most lines; 0 for either = not given, as in the original), capped at MAX_OUTPUT_LINES lines and
  * MAX_OUTPUT_BYTES bytes, with a note telling the model the offset to continue
  * from; pages through files of any size. PNG/JPEG/GIF/WebP files (extension
  * and magic bytes) come back as one base64 image block. Directories, special
@@ -41,8 +41,9 @@ const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
 
 const ReadArgs = v.object({
   path: PathArg,
-  offset: v.nullish(v.pipe(v.number("expected a number"), v.integer("expected an integer"), v.minValue(1, "must be a line number ≥ 1"))),
-  limit: v.nullish(v.pipe(v.number("expected a number"), v.integer("expected an integer"), v.minValue(1, "must be ≥ 1"))),
+  // 0 means "not given", as with the original zot (models that fill every field send offset 0 / limit 0).
+  offset: v.nullish(v.pipe(v.number("expected a number"), v.integer("expected an integer"), v.minValue(0, "must be a line number ≥ 1"))),
+  limit: v.nullish(v.pipe(v.number("expected a number"), v.integer("expected an integer"), v.minValue(0, "must be ≥ 1"))),
 });
 
 /** The image MIME type the leading bytes prove, if any. */
@@ -207,7 +208,9 @@ async function outcomeFromHead(
 async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<ToolOutcome> {
   const parsed = parseToolArgs("read", ReadArgs, rawArgs);
   if (!parsed.ok) return parsed.outcome;
-  const { path, offset, limit } = parsed.value;
+  const { path } = parsed.value;
+  const offset = parsed.value.offset || undefined;
+  const limit = parsed.value.limit || undefined;
   if (ctx.jailRoot === undefined) {
     const absolute = resolveToolPath(ctx.cwd, path);
     const small = readSmallFile(absolute);

@@ -7,21 +7,13 @@
  * the extension directory (lexically or by symlink) is a warning naming the
  * extension.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-
-afterAll(removeTempDirs);
+import { toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 type Body = { system?: unknown; tools?: { name: string; description: string }[]; messages?: { role: string; content: unknown }[] };
 

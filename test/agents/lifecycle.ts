@@ -1,7 +1,8 @@
 /**
  * The lifecycle-recording extension the subagent tests load (test/fixtures
  * lifecycle.py, every event recorded as a JSON line), a reader for what
- * it recorded, and the swarm children of one zot (not another test's).
+ * it recorded, the swarm children of one zot (not another test's), and
+ * `childOf`, which picks the model requests of the child given a prompt.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,3 +49,15 @@ export function swarmChildrenOf(pid: number): number[] {
   }
   return [...found];
 }
+
+/** The text of a request's first user message (a child's prompt). */
+export function firstUserText(body: unknown): string {
+  const first = (body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages?.[0];
+  if (first === undefined || first.role !== "user") return "";
+  const content = first.content;
+  if (typeof content === "string") return content;
+  return Array.isArray(content) ? content.map((block) => (block as { text?: string }).text ?? "").join("") : "";
+}
+
+/** Matches the requests of the child whose prompt is `prompt` (its first request has one message). */
+export const childOf = (prompt: string) => (body: unknown) => firstUserText(body) === prompt;

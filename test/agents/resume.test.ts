@@ -8,23 +8,15 @@
  * record counts two runs. Refusals (unknown id, a path as id) are error
  * results naming the problem.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
-import { createModeEnv, parseJsonLines, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { parseJsonLines, requestMessages, toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { type Json, lifecycleExtension, recorded } from "./lifecycle.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 
 function userTexts(body: unknown): string[] {

@@ -7,38 +7,16 @@
  * child crashing, a child hanging past its timeout, and SIGTERM mid-run
  * (children gone, statuses cancelled).
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive } from "../support/processes.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { MODES_FIXTURES, createModeEnv, parseJsonLines, requestMessages, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { type Json, lifecycleExtension, recorded, swarmChildrenOf } from "./lifecycle.ts";
-
-afterAll(removeTempDirs);
+import { MODES_FIXTURES, parseJsonLines, requestMessages, requestToolNames, toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { type Json, childOf, firstUserText, lifecycleExtension, recorded, swarmChildrenOf } from "./lifecycle.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
-
-
-/** The text of a request's first user message (a child's prompt). */
-function firstUserText(body: unknown): string {
-  const messages = (body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages ?? [];
-  const first = messages[0];
-  if (first === undefined || first.role !== "user") return "";
-  const content = first.content;
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((block) => (block as { text?: string }).text ?? "").join("") : "";
-}
-
-/** Replies for the requests of the child whose prompt is `prompt` (its first request has one message). */
-const childOf = (prompt: string) => (body: unknown) => firstUserText(body) === prompt;
+useModeEnv((created) => (env = created));
 
 function agentCall(id: string, prompt: string, extra: Json = {}) {
   return { id, name: "agent", arguments: { description: `do ${prompt}`, prompt, ...extra } };

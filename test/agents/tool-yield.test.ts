@@ -5,21 +5,13 @@
  * offered one `agent` tool, the extension's, and a call reaches the
  * extension; no subagent starts.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, parseJsonLines, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-
-afterAll(removeTempDirs);
+import { parseJsonLines, toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const EXTENSION = `#!/usr/bin/env python3
 import json, sys

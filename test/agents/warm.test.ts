@@ -8,35 +8,18 @@
  * leaves no spare behind (it sees EOF and exits); a spare that gets SIGTERM
  * before its task exits 0 at once.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { exitWithin, isAlive } from "../support/processes.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { type Json, swarmChildrenOf } from "./lifecycle.ts";
-
-afterAll(removeTempDirs);
+import { toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { type Json, childOf, swarmChildrenOf } from "./lifecycle.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const TEST_MS = 90_000;
-
-function firstUserText(body: unknown): string {
-  const first = (body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages?.[0];
-  if (first === undefined || first.role !== "user") return "";
-  const content = first.content;
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((block) => (block as { text?: string }).text ?? "").join("") : "";
-}
-const childOf = (prompt: string) => (body: unknown) => firstUserText(body) === prompt;
 
 async function waitFor(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;

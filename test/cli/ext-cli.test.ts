@@ -3,28 +3,17 @@
  * install (path and file:// git), list, disable/enable, remove, logs (print
  * and -f), and the exit-2 usage errors.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type RunResult, cleanEnv, runZot, tempDir, zotBinary } from "../support/binary.ts";
+import { type RunResult, cleanEnv, runZot, zotBinary } from "../support/binary.ts";
+import { useProjectDirs } from "../support/env-hooks.ts";
 import { PROCESS_MANIFEST, makeBareRepo, writeExtension } from "../fixtures/ext-install/make.ts";
-import { removeTempDirs } from "../support/temp.ts";
-
-afterAll(removeTempDirs);
 
 let base: string;
 let home: string;
 let cwd: string;
-
-beforeEach(() => {
-  base = tempDir("zot-ext-cli-");
-  home = join(base, "home");
-  cwd = join(base, "project");
-  mkdirSync(home);
-  mkdirSync(cwd);
-});
-
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+useProjectDirs("zot-ext-cli-", (dirs) => ({ base, home, cwd } = dirs));
 
 function ext(args: readonly string[], stdin?: string): Promise<RunResult> {
   return runZot(["ext", ...args], { home, cwd, stdin });

@@ -4,25 +4,17 @@
  * and disable never write through a symlink and write "enabled" once, and
  * two concurrent `zot ext install` processes of one name: exactly one lands.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { type RunResult, cleanEnv, runZot, tempDir, zotBinary } from "../support/binary.ts";
+import { type RunResult, cleanEnv, runZot, zotBinary } from "../support/binary.ts";
+import { useProjectDirs } from "../support/env-hooks.ts";
 import { PROCESS_MANIFEST, git, writeExtension } from "../fixtures/ext-install/make.ts";
 
 let base: string;
 let home: string;
 let cwd: string;
-
-beforeEach(() => {
-  base = tempDir("zot-ext-hardening-");
-  home = join(base, "home");
-  cwd = join(base, "project");
-  mkdirSync(home);
-  mkdirSync(cwd);
-});
-
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+useProjectDirs("zot-ext-hardening-", (dirs) => ({ base, home, cwd } = dirs));
 
 function ext(args: readonly string[]): Promise<RunResult> {
   return runZot(["ext", ...args], { home, cwd });

@@ -5,21 +5,13 @@
  * file), refusals with non-zero exits, --help, and the stored key used by a
  * later run with the environment variable and --api-key still first.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
-
-afterAll(removeTempDirs);
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const authPath = (): string => join(env.home, "auth.json");
 const auth = (): unknown => JSON.parse(readFileSync(authPath(), "utf8"));
@@ -69,8 +61,8 @@ describe("zot login", () => {
       { args: ["login", "anthropic"], stdin: "k\x1b[31m", code: 1, stderr: /control characters/ },
       { args: ["login", "anthropic"], stdin: "a".repeat(5000), code: 1, stderr: /longer than 4096 characters/ },
       { args: ["login", "anthropic"], stdin: "a".repeat(200_000), code: 1, stderr: /more than 64 KiB/ },
-      { args: ["login"], stdin: "k", code: 2, stderr: /which provider\? \(anthropic or openai\)/ },
-      { args: ["login", "kimi"], stdin: "k", code: 2, stderr: /unknown provider "kimi"/ },
+      { args: ["login"], stdin: "k", code: 2, stderr: /which provider\? \(anthropic, openai or kimi\)/ },
+      { args: ["login", "kimmi"], stdin: "k", code: 2, stderr: /unknown provider "kimmi" \(did you mean kimi\? expected anthropic, openai or kimi\)/ },
       { args: ["login", "ollama"], stdin: "k", code: 2, stderr: /ollama needs no API key/ },
       { args: ["login", "anthropic", "openai"], stdin: "k", code: 2, stderr: /expected one provider/ },
       { args: ["login", "anthropic", "--key=x"], stdin: "k", code: 2, stderr: /unknown flag "--key=x"/ },
@@ -109,6 +101,11 @@ describe("zot login", () => {
 describe("zot logout", () => {
   test("removes one provider, the only one, or all; other entries stay", async () => {
     writeFileSync(authPath(), JSON.stringify({ anthropic: { api_key: "a" }, openai: { api_key: "o" }, kimi: { api_key: "k" } }));
+    const three = await env.run(["logout"]);
+    expect(three.code).toBe(2);
+    expect(three.stderr).toContain("keys of anthropic, openai and kimi are stored: name one, or all");
+    // A kimi entry with only an OAuth token (the original's device-code login) is kept, and is not a stored key.
+    writeFileSync(authPath(), JSON.stringify({ anthropic: { api_key: "a" }, openai: { api_key: "o" }, kimi: { oauth: { access_token: "k" } } }));
     const ambiguous = await env.run(["logout"]);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain("keys of anthropic and openai are stored: name one, or all");
@@ -116,12 +113,12 @@ describe("zot logout", () => {
     const one = await env.run(["logout", "openai"]);
     expect(one.code).toBe(0);
     expect(one.stdout).toBe(`logged out of openai: removed from ${authPath()}\n`);
-    expect(auth()).toEqual({ anthropic: { api_key: "a" }, kimi: { api_key: "k" } });
+    expect(auth()).toEqual({ anthropic: { api_key: "a" }, kimi: { oauth: { access_token: "k" } } });
 
     const only = await env.run(["logout"]);
     expect(only.code).toBe(0);
     expect(only.stdout).toContain("logged out of anthropic");
-    expect(auth()).toEqual({ kimi: { api_key: "k" } });
+    expect(auth()).toEqual({ kimi: { oauth: { access_token: "k" } } });
     expect(statSync(authPath()).mode & 0o777).toBe(0o600);
 
     const nothing = await env.run(["logout", "anthropic"]);

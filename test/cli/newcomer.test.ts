@@ -8,13 +8,13 @@
  * config.json when the model came from there); a print-mode
  * /word close to an extension's command gets a note on stderr.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, runZot, tempDir } from "../support/binary.ts";
 import { copyFixture } from "../support/extensions.ts";
 import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 afterAll(removeTempDirs);
 
@@ -95,7 +95,7 @@ describe("did you mean", () => {
     expect((await runZot(["login", "--hepl"])).stderr).toContain(`unknown flag "--hepl" (did you mean --help?)`);
     const provider = await runZot(["login", "anthropc"], { stdin: "sk-x" });
     expect(provider.code).toBe(2);
-    expect(provider.stderr).toContain(`unknown provider "anthropc" (did you mean anthropic? expected anthropic or openai)`);
+    expect(provider.stderr).toContain(`unknown provider "anthropc" (did you mean anthropic? expected anthropic, openai or kimi)`);
   });
 
   test("a word that is not close to a subcommand is still a prompt (no usage error)", async () => {
@@ -128,12 +128,7 @@ describe("did you mean", () => {
 
 describe("a print-mode /word close to an extension command", () => {
   let env: ModeEnv;
-  beforeEach(() => {
-    env = createModeEnv();
-  });
-  afterEach(async () => {
-    await env.dispose();
-  });
+  useModeEnv((created) => (env = created));
 
   test("is sent to the model as before, with a note on stderr naming the command", async () => {
     const extension = copyFixture(env.base, "py-hello");

@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { RPC_TOKEN_ENV } from "../../src/modes/rpc/protocol.ts";
-import { API_KEY_ENV, DEFAULT_MODEL_IDS } from "../../src/providers/index.ts";
+import { API_KEY_ENVS, DEFAULT_MODEL_IDS } from "../../src/providers/index.ts";
 import { REPO_ROOT } from "../support/binary.ts";
 
 const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
@@ -54,7 +54,8 @@ describe("README.md", () => {
     // The constants the code declares are not variables (install.sh's ZOT_VERSION is one, and stays).
     expect(variables).not.toContain("ZOT_SEMVER");
     const table = readmeEnvironment();
-    const keys = Object.values(API_KEY_ENV).filter((name): name is string => name !== undefined);
+    const keys = Object.values(API_KEY_ENVS).flat();
+    expect(keys).toEqual(expect.arrayContaining(["KIMI_API_KEY", "MOONSHOT_API_KEY"]));
     const missing = [...variables, ...keys, RPC_TOKEN_ENV, "ZOT_RELEASE_URL", "ZOT_INSTALL_DIR"].filter((name) => !table.includes(`\`${name}\``));
     expect(missing).toEqual([]);
   });

@@ -4,12 +4,12 @@
  * footer rules on their own. Through dist/zot: the system prompt's date
  * in zones far from UTC (UTC+14, UTC-12) and in the fallback cases.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parsePosixTz, parseTzif, utcOffsetSeconds } from "../../src/common/local-time.ts";
 import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 afterAll(removeTempDirs);
 
@@ -75,12 +75,7 @@ describe("POSIX TZ footers", () => {
 
 describe.skipIf(!haveZoneinfo)("the system prompt's date through dist/zot", () => {
   let env: ModeEnv;
-  beforeEach(() => {
-    env = createModeEnv();
-  });
-  afterEach(async () => {
-    await env.dispose();
-  });
+  useModeEnv((created) => (env = created));
 
   /** The local date in a zone of fixed offset, read before and after the run (a run may cross midnight). */
   const fixedZoneDate = (offsetHours: number) => new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(0, 10);

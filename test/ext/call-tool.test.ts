@@ -1,21 +1,16 @@
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { textOutcome } from "../../src/tools/types.ts";
 import { defineTool, echoTool, toolResultsOf } from "../agent/fixtures.ts";
 import { reply, text, toolCall } from "../agent/scripted-client.ts";
 import { tempDir } from "../support/binary.ts";
-import { bridgedSession, lifecycleExtension, readRecord, startedHost } from "../support/bridge-harness.ts";
+import { bridgedSession, lifecycleExtension, readRecord, startedHostsShutDownAfterEach } from "../support/bridge-harness.ts";
 import { removeTempDirs } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
 
-const running: ExtensionManager[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((m) => m.shutdown()));
-});
-
-const startHost = (dirs: string[]) => startedHost(dirs, running);
+const startHost = startedHostsShutDownAfterEach();
 
 /** Runs one model message of relay calls and returns the texts the model got back. */
 async function relay(manager: ExtensionManager, calls: Record<string, unknown>[], tools = [echoTool()], parallelTools = false) {

@@ -7,23 +7,18 @@
  * rotates and stays bounded; log files are 0600 in a 0700 directory and
  * `zot ext logs` prints both generations.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { FIXTURES, copyFixture } from "../support/extensions.ts";
-import { createModeEnv, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { requestToolNames, toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 const HOSTILE = join(FIXTURES, "hostile.py");
 const MAX_LOG_BYTES = 1024 * 1024;
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 /** Installs a hostile.py extension under $ZOT_HOME/extensions/<name>. */
 function hostile(name: string, modes: readonly string[]): string {

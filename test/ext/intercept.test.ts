@@ -1,22 +1,16 @@
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { ExtensionManager } from "../../src/ext/manager.ts";
 import { defineTool, echoTool, type ToolCallLog, toolResultsOf } from "../agent/fixtures.ts";
 import { reply, text, toolCall } from "../agent/scripted-client.ts";
 import { tempDir } from "../support/binary.ts";
-import { bridgedSession, lifecycleExtension, readRecord, startedHost } from "../support/bridge-harness.ts";
+import { bridgedSession, lifecycleExtension, readRecord, startedHostsShutDownAfterEach } from "../support/bridge-harness.ts";
 import { FIXTURES } from "../support/extensions.ts";
 import { textOutcome } from "../../src/tools/types.ts";
 import { removeTempDirs } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
 
-const running: ExtensionManager[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((m) => m.shutdown()));
-});
-
-const startHost = (dirs: string[]) => startedHost(dirs, running);
+const startHost = startedHostsShutDownAfterEach();
 
 const TS_LIFECYCLE = join(FIXTURES, "ts-lifecycle");
 

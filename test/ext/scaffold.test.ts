@@ -1,22 +1,15 @@
 // `zot ext new` through the compiled binary: each language's scaffold is loaded by `zot --ext` at
 // once (the model calls its tool and gets the echo back), passes `zot ext test`, and the command
 // refuses to overwrite, names the path or field at fault, and leaves nothing half-written.
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ConformanceReportJson } from "../../src/ext/conformance/report.ts";
-import { REPO_ROOT, removeTempDirs, runZot, tempDir } from "../support/binary.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-
-afterAll(removeTempDirs);
+import { REPO_ROOT, runZot, tempDir } from "../support/binary.ts";
+import { toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 describe("zot ext new", () => {
   // Python and ts scaffold their SDK's template (/hello, shout / greet); sh the raw-protocol program.

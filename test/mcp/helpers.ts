@@ -4,11 +4,13 @@
  * file per tools/call, per notifications/cancelled), and `writeConfig`,
  * which writes $ZOT_HOME/mcp.json in the `mcpServers` shape from fixture
  * names (`ts:<modes>` = test/fixtures/mcp/server.ts with those modes,
- * `py` = server.py).
+ * `py` = server.py); `useMcpEnv` registers the hooks that give each test a
+ * fresh env.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunOptions, type RunResult, runZot, tempDir } from "../support/binary.ts";
+import { useFreshEnv } from "../support/env-hooks.ts";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
 import "../support/extensions.ts";
 
@@ -65,4 +67,13 @@ export function createMcpEnv(): McpEnv {
     },
   };
   return env;
+}
+
+/**
+ * A fresh McpEnv for each test of the file, handed to `use`; after each test
+ * `beforeDispose` (when given), then its dispose; temp dirs removed after
+ * the file (see useFreshEnv).
+ */
+export function useMcpEnv(use: (env: McpEnv) => void, beforeDispose?: () => Promise<void>): void {
+  useFreshEnv(createMcpEnv, use, beforeDispose);
 }

@@ -5,26 +5,19 @@
  * tool_progress, the result comes back, and the session is deleted at exit;
  * a server answering 401 is one warning, the rest works.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMcpHttpServer, type McpHttpServer } from "../fixtures/mcp/http-server.ts";
-import { removeTempDirs } from "../support/binary.ts";
 import { parseJsonLines, toolResultsSent } from "../modes/helpers.ts";
-import { createMcpEnv, serverEntry, type McpEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { serverEntry, useMcpEnv, type McpEnv } from "./helpers.ts";
 
 let env: McpEnv;
 let http: McpHttpServer;
-beforeEach(() => {
-  env = createMcpEnv();
+useMcpEnv((created) => {
+  env = created;
   http = startMcpHttpServer({ token: "right-token" });
-});
-afterEach(async () => {
-  await http.stop();
-  await env.dispose();
-});
+}, () => http.stop());
 
 test("the model calls a tool of a Streamable HTTP server with a bearer token; progress and result arrive; the session is deleted at exit", async () => {
   writeFileSync(join(env.home, "mcp.json"), JSON.stringify({ mcpServers: { web: { url: http.url(), headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, local: serverEntry("ts:good", env.markers) } }));

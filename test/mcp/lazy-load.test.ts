@@ -7,21 +7,14 @@
  * `--version` nor a print run without config loads one (but the existsSync
  * gate, config-paths.ts), and a run with $ZOT_HOME/mcp.json does.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, cleanEnv, removeTempDirs, tempDir } from "../support/binary.ts";
-import { MCP_FIXTURES, createMcpEnv, type McpEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { REPO_ROOT, cleanEnv, tempDir } from "../support/binary.ts";
+import { MCP_FIXTURES, useMcpEnv, type McpEnv } from "./helpers.ts";
 
 let env: McpEnv;
-beforeEach(() => {
-  env = createMcpEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useMcpEnv((created) => (env = created));
 
 /** Chunks the entry imports statically (transitively). */
 function staticClosure(dir: string, entry: string): Set<string> {

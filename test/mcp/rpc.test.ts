@@ -3,21 +3,14 @@
  * server receives notifications/cancelled for that request), the server
  * keeps serving, and the next prompt's MCP call works.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
+import { expect, test } from "bun:test";
+import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
 import { toolResultsSent } from "../modes/helpers.ts";
-import { createMcpEnv, type McpEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { useMcpEnv, type McpEnv } from "./helpers.ts";
 
 let env: McpEnv;
-beforeEach(() => {
-  env = createMcpEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useMcpEnv((created) => (env = created));
 
 type Json = Record<string, unknown>;
 

@@ -11,24 +11,17 @@
  * SIGINT during a call sends notifications/cancelled, server → client
  * requests are answered, and no server process outlives zot.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { cleanEnv, removeTempDirs, zotBinary } from "../support/binary.ts";
+import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
 import { liveChildren } from "../support/processes.ts";
 import { parseJsonLines, requestToolNames, toolResultsSent } from "../modes/helpers.ts";
-import { MCP_FIXTURES, createMcpEnv, type McpEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { MCP_FIXTURES, useMcpEnv, type McpEnv } from "./helpers.ts";
 
 let env: McpEnv;
-beforeEach(() => {
-  env = createMcpEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useMcpEnv((created) => (env = created));
 
 function noServerLeft(): void {
   const left = liveChildren().filter((proc) => proc.command.includes("fixtures/mcp/"));

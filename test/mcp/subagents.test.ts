@@ -4,24 +4,18 @@
  * through the child's tool choke point; the servers of parent and child
  * are gone when zot exits.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
 import { liveChildren } from "../support/processes.ts";
 import { requestMessages, toolResultsSent } from "../modes/helpers.ts";
-import { createMcpEnv, serverEntry, type McpEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { serverEntry, useMcpEnv, type McpEnv } from "./helpers.ts";
 
 let env: McpEnv;
-beforeEach(() => {
-  env = createMcpEnv();
+useMcpEnv((created) => {
+  env = created;
   writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: true }));
-});
-afterEach(async () => {
-  await env.dispose();
 });
 
 function firstUserText(body: unknown): string {

@@ -4,26 +4,17 @@
  * a long call's notifications/progress show live in its tool card, and an
  * untrusted project's .zot/mcp.json waits for the trust dialog.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
 import { TuiPty, stopAllTuis } from "../support/tui-pty.ts";
 import { toolResultsSent } from "../modes/helpers.ts";
-import { createMcpEnv, serverEntry, type McpEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { serverEntry, useMcpEnv, type McpEnv } from "./helpers.ts";
 
 const TEST_MS = 90_000;
 let env: McpEnv;
-beforeEach(() => {
-  env = createMcpEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useMcpEnv((created) => (env = created), stopAllTuis);
 
 async function startWithServer(args: readonly string[] = []): Promise<TuiPty> {
   env.writeConfig({ srv: "ts:good" });

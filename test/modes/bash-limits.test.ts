@@ -5,20 +5,15 @@
  * describes; --json progress is coalesced; spill files older than three days
  * are swept by a run that builds the tools, never by --version or --help.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { runMeasured, type MeasuredRun } from "../support/rss.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { toolResultsSent, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const TOOK = /  Took \d+\.\ds$/;
 

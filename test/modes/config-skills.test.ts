@@ -1,20 +1,12 @@
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSession } from "../../src/session/index.ts";
 import { behaveExtension } from "../support/extensions.ts";
-import { createModeEnv, requestToolNames, toolResultsSent, type ModeEnv } from "./helpers.ts";
-import { removeTempDirs } from "../support/temp.ts";
-
-afterAll(removeTempDirs);
+import { requestToolNames, toolResultsSent, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 function systemOf(body: unknown): string {
   const system = (body as { system?: unknown }).system;

@@ -4,24 +4,16 @@
  * appended line is lost, and every edit either landed or answered the model
  * with the "changed on disk" error.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSession } from "../../src/session/index.ts";
 import { CHANGED_ERROR, expectAllAppended, startAppender } from "../support/appender.ts";
 import type { ScriptedReply } from "../support/model-server.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const EDITS = 30;
 

@@ -10,21 +10,16 @@
  * the model's order, the results go back to the model in that order, and the
  * watcher gets every event.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_IN_FLIGHT_REQUESTS } from "../../src/ext/request-flow.ts";
 import { lifecycleExtension, readRecord } from "../support/bridge-harness.ts";
 import { behaveExtension } from "../support/extensions.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { toolResultsSent, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const CALLS = 1_000;
 

@@ -10,21 +10,16 @@
  * before a prompt; interactive mode takes and answers a prompt before the
  * slow extension is ready, and its tool joins when it is.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, runZot, zotBinary } from "../support/binary.ts";
 import { lifecycleExtension, readRecord } from "../support/bridge-harness.ts";
 import { BEHAVE, behaveExtension, isAlive, waitFor } from "../support/extensions.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { toolResultsSent, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 test("print mode waits for an extension that says hello after 4 s, says so on stderr, and uses its tool", async () => {
   const record = join(env.base, "watcher.jsonl");

@@ -5,21 +5,13 @@
  * rewritten by an assistant_message guard, and a blocked tool call reaches
  * the model as an error result.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { cpSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MODES_FIXTURES, createModeEnv, parseJsonLines, toolResultsSent, type ModeEnv } from "./helpers.ts";
-import { removeTempDirs } from "../support/temp.ts";
-
-afterAll(removeTempDirs);
+import { MODES_FIXTURES, parseJsonLines, toolResultsSent, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 function guardExtension(mode: string): string {
   const dir = join(env.base, `guard-${mode}`);

@@ -1,11 +1,13 @@
 /**
  * Shared set-up for the headless mode tests: a temp ZOT_HOME + project dir,
  * the scripted model server, the provider flags pointing zot at it, and
- * readers for session files and recorded request bodies (both dialects).
+ * readers for session files and recorded request bodies (both dialects);
+ * `useModeEnv` registers the hooks that give each test a fresh env.
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type RunOptions, type RunResult, runZot, tempDir } from "../support/binary.ts";
+import { useFreshEnv } from "../support/env-hooks.ts";
 import { startModelServer, type ModelServer, type RecordedRequest } from "../support/model-server.ts";
 // Imported for its side effect: real python3 and bun first on PATH for fixture extensions.
 import "../support/extensions.ts";
@@ -62,6 +64,15 @@ export function createModeEnv(): ModeEnv {
       rmSync(base, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh ModeEnv for each test of the file (or describe block), handed to
+ * `use`; after each test `beforeDispose` (when given), then its dispose;
+ * temp dirs removed after the file (see useFreshEnv).
+ */
+export function useModeEnv(use: (env: ModeEnv) => void, beforeDispose?: () => Promise<void>): void {
+  useFreshEnv(createModeEnv, use, beforeDispose);
 }
 
 type Json = Record<string, unknown>;

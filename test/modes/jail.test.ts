@@ -6,22 +6,19 @@
  * opens the full-output file of a jailed command, also with $ZOT_HOME
  * behind a symlink.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../support/extensions.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { toolResultsSent, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
 let outside: string;
-beforeEach(() => {
-  env = createModeEnv();
+useModeEnv((created) => {
+  env = created;
   outside = join(env.base, "outside");
   mkdirSync(outside);
   writeFileSync(join(outside, "secret.txt"), "the launch codes\n");
-});
-afterEach(async () => {
-  await env.dispose();
 });
 
 describe.if(process.platform === "linux")("bash under --jail", () => {

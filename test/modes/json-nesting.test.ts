@@ -8,11 +8,11 @@
  * an error response and the server carries on; config.json, models.json,
  * auth.json and extension.json nested too deep give a message naming the file.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixture } from "../support/extensions.ts";
-import { createModeEnv, parseJsonLines, requestMessages, requestToolNames, toolResultsSent, type ModeEnv, type ProviderKind } from "./helpers.ts";
+import { parseJsonLines, requestMessages, requestToolNames, toolResultsSent, useModeEnv, type ModeEnv, type ProviderKind } from "./helpers.ts";
 
 const LEVELS = 100_000;
 /** `{"a":{"a":…1…}}` nested `levels` objects deep. */
@@ -20,12 +20,7 @@ const nestedObjects = (levels: number): string => '{"a":'.repeat(levels) + "1" +
 const nestedArrays = (levels: number): string => "[".repeat(levels) + "]".repeat(levels);
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 describe.each(["anthropic", "openai"] as ProviderKind[])("tool arguments nested 100,000 levels over %s", (provider) => {
   test("the call fails with an error result for the model, the run ends normally, and --continue resumes", async () => {

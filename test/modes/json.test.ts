@@ -4,21 +4,13 @@
  * `error` line (also when setup fails before the agent runs), and the field
  * shapes match docs/json.md.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createModeEnv, parseJsonLines, type ModeEnv } from "./helpers.ts";
-import { removeTempDirs } from "../support/temp.ts";
-
-afterAll(removeTempDirs);
+import { parseJsonLines, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 /** Event types with streaming deltas folded away, to compare sequences. */
 function skeleton(types: readonly string[]): string[] {

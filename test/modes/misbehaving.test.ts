@@ -1,19 +1,11 @@
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { behaveExtension, isAlive, waitFor } from "../support/extensions.ts";
-import { createModeEnv, type ModeEnv } from "./helpers.ts";
-import { removeTempDirs } from "../support/temp.ts";
-
-afterAll(removeTempDirs);
+import { useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 function pids(path: string): { pid: number; child: number | null } {
   return JSON.parse(readFileSync(path, "utf8"));

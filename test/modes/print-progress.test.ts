@@ -8,26 +8,18 @@
  * line). With stderr on a pipe, or with CI set, nothing is
  * shown (the run is held past the 3 s threshold before it may end).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROGRESS_AFTER_MS, inCi } from "../../src/modes/print-progress.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
-import { removeTempDirs } from "../support/temp.ts";
 import { WAIT_MS } from "../support/tui-pty.ts";
-import { createModeEnv, type ModeEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { useModeEnv, type ModeEnv } from "./helpers.ts";
 
 const ERASE_LINE = "\r\x1b[2K";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 interface PtyRun {
   /** Every byte written to the terminal (stderr) so far. */

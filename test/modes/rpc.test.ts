@@ -6,26 +6,18 @@
  * retry event), exit on stdin close after
  * in-flight work, SIGTERM, and extension notes arriving as events.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
-import { MODES_FIXTURES, createModeEnv, requestTexts, type ModeEnv } from "./helpers.ts";
-import { removeTempDirs } from "../support/temp.ts";
+import { MODES_FIXTURES, requestTexts, useModeEnv, type ModeEnv } from "./helpers.ts";
 import { runMeasured } from "../support/rss.ts";
-
-afterAll(removeTempDirs);
 
 type Json = Record<string, unknown>;
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 interface RpcClient {
   /** Every stdout line so far, parsed. */

@@ -7,16 +7,13 @@
  * peak RSS of the zot process (support/rss.ts), asserted against a bound
  * under the file size; nothing is timed. The big file is removed afterwards.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { RESUME_BUDGET_BYTES, sessionDirForCwd } from "../../src/session/index.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { runMeasured, type MeasuredRun } from "../support/rss.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestMessages, requestTexts, type ModeEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { requestMessages, requestTexts, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 const MiB = 1024 * 1024;
 const BIG_PAIRS = 200; // 400 rows of 1 MiB: a file of 420 MB
@@ -26,12 +23,7 @@ const SMALL_RSS_BOUND = 150 * MiB;
 const BIG_RSS_BOUND = 300 * MiB;
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 /** Writes a 420 MB session of BIG_PAIRS user/assistant pairs of 1 MiB each; mtime an hour ago. */
 function writeBigSession(): string {

@@ -6,22 +6,14 @@
  * string, as an object, or elsewhere in a line) still resumes with a
  * warning, sending the provider a bounded request.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDirForCwd } from "../../src/session/index.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestMessages, type ModeEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { requestMessages, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 type Json = Record<string, unknown>;
 

@@ -5,24 +5,16 @@
  * live session is refused with the `zot --fork` remedy, which works; the
  * lock goes with the process, kill -9 included).
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadSession } from "../../src/session/index.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { waitFor } from "../support/extensions.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestTexts, type ModeEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { requestTexts, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 function mode(path: string): number {
   return statSync(path).mode & 0o777;

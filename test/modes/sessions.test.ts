@@ -6,25 +6,17 @@
  * SIGTERM in the middle of a turn leave a loadable session (and SIGTERM
  * shuts extensions down, exit 143).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSession } from "../../src/session/index.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { isAlive, waitFor } from "../support/extensions.ts";
 import type { ScriptedReply } from "../support/model-server.ts";
-import { createModeEnv, requestMessages, requestTexts, type ModeEnv } from "./helpers.ts";
-import { removeTempDirs } from "../support/temp.ts";
-
-afterAll(removeTempDirs);
+import { requestMessages, requestTexts, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 function onlySession(): string {
   const files = env.sessionFiles();
@@ -69,13 +61,6 @@ test("--no-session writes nothing; --session <path> appends to that file", async
   expect(third.code).toBe(0);
   expect(requestTexts(env.server.requests[2])).toContain("saved");
   expect(loadSession(file).messages).toHaveLength(4);
-});
-
-test("--resume without a terminal on stdin is a clear error", async () => {
-  const result = await env.run(["-p", "--resume", "hi", ...env.providerArgs()]);
-  expect(result.code).toBe(1);
-  expect(result.stderr).toBe("zot: --resume needs a terminal on stdin to pick a session; use --continue or --session <path> in scripts\n");
-  expect(env.server.requests).toHaveLength(0);
 });
 
 test("the prompt can come on stdin", async () => {

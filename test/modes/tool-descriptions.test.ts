@@ -10,25 +10,17 @@
  * description, three argument hints, `resume`; `agent` only when there are
  * definitions). Measured on the wire, through dist/zot.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, requestToolNames, type ModeEnv } from "./helpers.ts";
-
-afterAll(removeTempDirs);
+import { requestToolNames, useModeEnv, type ModeEnv } from "./helpers.ts";
 
 const ORIGINAL_FOUR = 1484;
 const SKILL_ALLOWANCE = 200;
 const AGENT_ALLOWANCE = 450;
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 type WireTool = { name: string; description: string };
 

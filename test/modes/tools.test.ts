@@ -4,23 +4,15 @@
  * both providers really changes files in the temp cwd and sends each tool's
  * result back; an extension tool (py-hello's `weather`) answers mid-turn.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { loadSession } from "../../src/session/index.ts";
 import { copyFixture } from "../support/extensions.ts";
-import { createModeEnv, requestToolNames, toolResultsSent, type ModeEnv, type ProviderKind } from "./helpers.ts";
-import { removeTempDirs } from "../support/temp.ts";
-
-afterAll(removeTempDirs);
+import { requestToolNames, toolResultsSent, useModeEnv, type ModeEnv, type ProviderKind } from "./helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 describe.each(["anthropic", "openai"] as ProviderKind[])("built-in tools over %s", (provider) => {
   test("write, read, edit and bash run in the cwd and their results go back to the model", async () => {

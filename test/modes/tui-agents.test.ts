@@ -6,24 +6,14 @@
  * details (ids, status, prompt) in a viewer. An extension's own `/agents`
  * command (written for the original, which has no /agents) keeps working.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "./helpers.ts";
-import { TEST_MS, rowsWith, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import type { ModeEnv } from "./helpers.ts";
+import { TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 function firstUserText(body: unknown): string {
   const first = (body as { messages?: { role: string; content: unknown }[] }).messages?.[0];

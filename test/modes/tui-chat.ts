@@ -3,16 +3,16 @@
  * starting dist/zot in a PTY against a ModeEnv's stand-in model server, and
  * the few facts about the screen's look the tests rely on, kept here so a
  * change of look is one edit: the editor prompt ("› "), the busy marker (the
- * status bar's braille spinner), and the model named in the status bar.
+ * status bar's braille spinner), and the model named in the status bar;
+ * the editor's row, and waiting until the `/` popup lists a command.
  * Everything else the tests assert is content (what the model said, what a
  * command printed), which does not depend on the look.
  */
-import { afterAll, afterEach, beforeEach, expect } from "bun:test";
+import { expect } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { isAlive } from "../support/processes.ts";
-import { stopAllTuis, TuiPty, type TuiStartOptions } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "./helpers.ts";
+import { WAIT_MS, stopAllTuis, TuiPty, type TuiStartOptions } from "../support/tui-pty.ts";
+import { useModeEnv, type ModeEnv } from "./helpers.ts";
 
 /** Bound for one test: several waits of up to WAIT_MS each. */
 export const TEST_MS = 90_000;
@@ -47,6 +47,26 @@ export function waitBusy(tui: TuiPty, what = "a turn to run (spinner)"): Promise
 /** Rows (of `rows`) that contain `text`. */
 export function rowsWith(rows: readonly string[], text: string | RegExp): string[] {
   return rows.filter((row) => (typeof text === "string" ? row.includes(text) : text.test(row)));
+}
+
+/** The editor's row (the last screen row starting with the prompt mark). */
+export function editorRow(tui: TuiPty): string {
+  return tui.screen.screen().filter((row) => row.startsWith(`${PROMPT} `) || row === PROMPT).at(-1) ?? "";
+}
+
+/** Waits until the `/` popup lists `/name` (its extension has registered it), leaving the editor empty. */
+export async function waitForCommand(tui: TuiPty, name: string): Promise<void> {
+  // The popup filters as you type: retype until the extension has registered the command.
+  const listed = (): boolean => rowsWith(tui.screen.screen(), new RegExp(`^[\\s›]*/${name}\\s`)).length > 0;
+  const deadline = performance.now() + WAIT_MS;
+  for (;;) {
+    tui.type(`/${name}`);
+    const found = await tui.waitFor(() => listed(), `the popup to list /${name}`, 1_000).catch(() => false);
+    tui.press("ctrl+u");
+    await tui.waitFor(() => editorRow(tui).trim() === PROMPT, "the draft to be cleared");
+    if (found) return;
+    if (performance.now() > deadline) throw new Error(`the popup never listed /${name}\n${tui.dump()}`);
+  }
 }
 
 /** How often `text` occurs across `rows` (rows joined with "\n"). */
@@ -108,15 +128,5 @@ export function descendants(pid: number): string[] {
  * the temp dirs removed after the file.
  */
 export function useChatEnv(use: (env: ModeEnv) => void): void {
-  let current: ModeEnv | undefined;
-  afterAll(removeTempDirs);
-  beforeEach(() => {
-    current = createModeEnv();
-    use(current);
-  });
-  afterEach(async () => {
-    await stopAllTuis();
-    await current?.dispose();
-    current = undefined;
-  });
+  useModeEnv(use, stopAllTuis);
 }

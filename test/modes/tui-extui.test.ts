@@ -12,15 +12,12 @@
  * before_agent_start chain rebuilt, the session kept, nothing replayed);
  * colliding commands under the popup's divider and as /<extension>:<command>.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { stopAllTuis, WAIT_MS, type TuiPty } from "../support/tui-pty.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { MODES_FIXTURES, createModeEnv, requestTexts, requestToolNames, toolResultsSent, type ModeEnv } from "./helpers.ts";
-import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { WAIT_MS, type TuiPty } from "../support/tui-pty.ts";
+import { MODES_FIXTURES, requestTexts, requestToolNames, toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { PROMPT, TEST_MS, editorRow, rowsWith, startChat, waitIdle, useChatEnv, waitForCommand } from "./tui-chat.ts";
 
 const DIALOG_TITLE = "allow this tool call?";
 const DIALOG_ANSWERS = "[y] allow once  [a] always this tool  [A] always all  [n] deny";
@@ -29,17 +26,12 @@ let env: ModeEnv;
 let notesDir: string;
 let twinDir: string;
 
-beforeEach(() => {
-  env = createModeEnv();
+useChatEnv((created) => {
+  env = created;
   notesDir = join(env.base, "extui-notes");
   twinDir = join(env.base, "extui-twin");
   cpSync(join(MODES_FIXTURES, "extui-notes"), notesDir, { recursive: true });
   cpSync(join(MODES_FIXTURES, "extui-twin"), twinDir, { recursive: true });
-});
-
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
 });
 
 /** The status bar's second line (provider/model · cwd · tags): the last screen row that starts with the model. */
@@ -47,26 +39,9 @@ function statusTags(tui: TuiPty): string {
   return tui.screen.screen().filter((row) => row.startsWith("anthropic/claude-sonnet-4-5 · ")).at(-1) ?? "";
 }
 
-/** The editor's row (the last screen row starting with the prompt mark). */
-function editorRow(tui: TuiPty): string {
-  return tui.screen.screen().filter((row) => row.startsWith(`${PROMPT} `) || row === PROMPT).at(-1) ?? "";
-}
-
 /** Waits until the `/` popup lists each `/name` (the extensions are ready), clearing the draft after each. */
 async function waitForCommands(tui: TuiPty, names: readonly string[]): Promise<void> {
-  for (const name of names) {
-    // The popup filters as you type: retype until the extension has registered the command.
-    const listed = (): boolean => rowsWith(tui.screen.screen(), new RegExp(`^[\\s›]*/${name}\\s`)).length > 0;
-    const deadline = performance.now() + WAIT_MS;
-    for (;;) {
-      tui.type(`/${name}`);
-      const found = await tui.waitFor(() => listed(), `the popup to list /${name}`, 1_000).catch(() => false);
-      tui.press("ctrl+u");
-      await tui.waitFor(() => editorRow(tui).trim() === PROMPT, "the draft to be cleared");
-      if (found) break;
-      if (performance.now() > deadline) throw new Error(`the popup never listed /${name}\n${tui.dump()}`);
-    }
-  }
+  for (const name of names) await waitForCommand(tui, name);
 }
 
 function screenHas(tui: TuiPty, text: string | RegExp): boolean {

@@ -172,14 +172,14 @@ describe("login and logout", () => {
 
   test("/logout removes the stored key; the next prompt fails and the rescue offer retries it with the other provider", async () => {
     writeModelsFile();
-    writeFileSync(authPath(), JSON.stringify({ anthropic: { api_key: "sk-ant-stored" }, kimi: { api_key: "k" } }));
+    writeFileSync(authPath(), JSON.stringify({ anthropic: { api_key: "sk-ant-stored" }, kimi: { oauth: { access_token: "k" } } }));
     const tui = await startBare({ OPENAI_API_KEY: "sk-openai-env" });
     await send(tui, "/logout");
     await tui.waitForText("remove its key from auth.json", "screen");
     tui.press("enter");
     await tui.waitForText("logged out of anthropic (removed from auth.json)");
     await tui.waitForText("not logged in to anthropic: /login anthropic, or set ANTHROPIC_API_KEY");
-    expect(readJson(authPath())).toEqual({ kimi: { api_key: "k" } });
+    expect(readJson(authPath())).toEqual({ kimi: { oauth: { access_token: "k" } } });
 
     await send(tui, "after logout");
     await tui.waitForText("no API key: retry with another model?", "screen");

@@ -13,15 +13,12 @@
  * the model sees; tool_cancel only where advertised) and closed by the host
  * when its call is over.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { WAIT_MS, stopAllTuis, type TuiPty } from "../support/tui-pty.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "./helpers.ts";
-import { PROMPT, TEST_MS, busy, startChat, waitIdle } from "./tui-chat.ts";
-
-afterAll(removeTempDirs);
+import { WAIT_MS, type TuiPty } from "../support/tui-pty.ts";
+import { toolResultsSent, type ModeEnv } from "./helpers.ts";
+import { PROMPT, TEST_MS, busy, startChat, waitIdle, useChatEnv } from "./tui-chat.ts";
 
 const EXTENSIONS = join(import.meta.dir, "..", "fixtures", "extensions");
 const PY = join(EXTENSIONS, "py-panels");
@@ -31,13 +28,9 @@ type Logged = Record<string, unknown> & { ext: string; type: string };
 
 let env: ModeEnv;
 let logPath: string;
-beforeEach(() => {
-  env = createModeEnv();
+useChatEnv((created) => {
+  env = created;
   logPath = join(env.base, "panel.log");
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
 });
 
 function logged(): Logged[] {

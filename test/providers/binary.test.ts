@@ -9,19 +9,14 @@
  * ending as too large. Small bounds come from env vars; the defaults are
  * unit-tested in faults.test.ts and retry.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { startModelServer } from "../support/model-server.ts";
 import { startResettingProxy } from "../support/resetting-proxy.ts";
-import { createModeEnv, parseJsonLines, type ModeEnv } from "../modes/helpers.ts";
+import { parseJsonLines, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 /** The stderr lines, the `retrying in N` delays normalised away. */
 function stderrLines(stderr: string): string[] {

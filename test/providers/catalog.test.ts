@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LIST_MODELS_HEADER } from "../../src/providers/catalog.ts";
-import { builtinCatalog, findModel, listModelsTable, loadCatalog, resolveModel } from "../../src/providers/index.ts";
+import { KIMI_CODING_BASE_URL, builtinCatalog, findModel, listModelsTable, loadCatalog, resolveModel } from "../../src/providers/index.ts";
 import { ProviderError } from "../../src/providers/types.ts";
 
 let dir: string;
@@ -103,6 +103,14 @@ describe("resolveModel", () => {
     const resolved = resolveModel({ provider: "ollama", model: "llama3", catalog });
     expect(resolved.baseUrl).toBe("http://localhost:11434/v1");
     expect(resolved.model).toMatchObject({ id: "llama3", contextWindow: 32768, maxOutput: 8192, source: "ollama", priceInput: 0 });
+  });
+
+  test("the catalog's kimi-for-coding carries the Kimi Code base URL; --provider kimi resolves to it", () => {
+    const resolved = resolveModel({ provider: "kimi", catalog: builtinCatalog() });
+    expect(resolved.model.id).toBe("kimi-for-coding");
+    expect(resolved.baseUrl).toBe(KIMI_CODING_BASE_URL);
+    expect(KIMI_CODING_BASE_URL).toBe("https://api.kimi.com/coding/v1");
+    expect(() => resolveModel({ provider: "kimmi", catalog: builtinCatalog() })).toThrow('unknown provider "kimmi" (did you mean kimi?) (expected anthropic, openai, kimi, ollama)');
   });
 
   test("unknown provider is a config error", () => {

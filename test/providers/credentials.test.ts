@@ -65,7 +65,7 @@ describe("credential lookup", () => {
 
   test("removeApiKeys drops whole entries, keeps the rest, rewrites only when something went", async () => {
     await writeFile(authFile, JSON.stringify({ anthropic: { api_key: "a", oauth: { access_token: "t" } }, openai: { api_key: "o" }, kimi: { api_key: "k" } }));
-    expect(await storedProviders(authFile)).toEqual(["anthropic", "openai"]);
+    expect(await storedProviders(authFile)).toEqual(["anthropic", "openai", "kimi"]);
     expect(await removeApiKeys(["anthropic"], authFile)).toEqual(["anthropic"]);
     expect(JSON.parse(await readFile(authFile, "utf8"))).toEqual({ openai: { api_key: "o" }, kimi: { api_key: "k" } });
     expect((await stat(authFile)).mode & 0o777).toBe(0o600);
@@ -73,7 +73,7 @@ describe("credential lookup", () => {
     expect(await removeApiKeys(["anthropic"], authFile)).toEqual([]);
     expect((await stat(authFile)).mtimeMs).toBe(before);
     expect(await removeApiKeys(["anthropic", "openai"], authFile)).toEqual(["openai"]);
-    expect(await storedProviders(authFile)).toEqual([]);
+    expect(await storedProviders(authFile)).toEqual(["kimi"]);
     // No temp file is left beside it.
     expect(await readdir(dir)).toEqual(["auth.json"]);
   });

@@ -5,26 +5,16 @@
  * text here, so an edit of the skill re-runs them), through dist/zot: the
  * Python `shout` tool and `/greet`, the TypeScript `/note` and `read_notes`.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILTIN_SKILLS } from "../../src/skills/builtin.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { createModeEnv, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
+import { requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
 import { SPEC_EXAMPLES, copyExample, waitForCommand } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 const body = BUILTIN_SKILLS.find((skill) => skill.name === "write-zot-extension")?.body ?? "";
 

@@ -6,30 +6,16 @@
  * panel_render, panel_close both ways), prompt, submit, and tool_prompt
  * (the skill shortcut recorded as a tool call + result before the turn).
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis, type TuiPty } from "../support/tui-pty.ts";
-import { createModeEnv, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle } from "../modes/tui-chat.ts";
-import { copyExample, waitForCommand } from "./support.ts";
-
-afterAll(removeTempDirs);
+import type { TuiPty } from "../support/tui-pty.ts";
+import { requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { PROMPT, TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
+import { copyExample, frames, waitForCommand } from "./support.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
-
-type Frame = Record<string, unknown>;
-function frames(dir: string): Frame[] {
-  return readFileSync(join(dir, "frames.jsonl"), "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Frame);
-}
+useChatEnv((created) => (env = created));
 
 function has(tui: TuiPty, text: string): boolean {
   return rowsWith(tui.screen.screen(), text).length > 0;

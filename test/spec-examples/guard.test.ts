@@ -8,30 +8,13 @@
  * run, and the events arrive with the documented payload fields and in the
  * "Ordering, delivery, and privacy" sequence.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { createModeEnv, parseJsonLines, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
-import { copyExample } from "./support.ts";
-
-afterAll(removeTempDirs);
+import { expect, test } from "bun:test";
+import { parseJsonLines, requestTexts, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
+import { copyExample, frames, type Frame } from "./support.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
-
-type Frame = Record<string, unknown>;
-function frames(dir: string): Frame[] {
-  return readFileSync(join(dir, "frames.jsonl"), "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Frame);
-}
+useChatEnv((created) => (env = created));
 
 test("block, modified_args and replace_text do what extensions.md says; events in the documented order", async () => {
   const dir = copyExample(env.base, "guard-py", "guard");

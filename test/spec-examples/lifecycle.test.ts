@@ -6,25 +6,15 @@
  * `--mode daemon`), a project-local extension's hello_ack paths (with
  * --trust), and a skill-only bundle that is never spawned.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { createModeEnv, requestMessages, type ModeEnv } from "../modes/helpers.ts";
-import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
+import { requestMessages, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
 import { SPEC_EXAMPLES, copyExample, waitForCommand } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 function lastUserText(index: number): string {
   return JSON.stringify(requestMessages(env.server.requests[index]).filter((message) => message.role === "user").at(-1));

@@ -6,22 +6,14 @@
  * status; session_end reason shutdown), and session_end reaches the
  * extension before its shutdown frame.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, parseJsonLines, type ModeEnv } from "../modes/helpers.ts";
+import { parseJsonLines, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { copyExample } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 type Frame = Record<string, unknown>;
 

@@ -8,25 +8,15 @@
  * (install, --ext, --ext ., list, logs, disable, enable, remove) on the
  * weather example.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { createModeEnv, requestMessages, type ModeEnv } from "../modes/helpers.ts";
-import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
+import { requestMessages, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
 import { copyExample, waitForCommand } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 /** The text of the last user message of model request `index`. */
 function lastUserText(index: number): string {

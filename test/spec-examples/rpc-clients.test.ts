@@ -7,23 +7,15 @@
  * clear, abort, an unknown command, a line that is not an object, and the
  * exit when stdin closes.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { REPO_ROOT, cleanEnv, zotBinary } from "../support/binary.ts";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { SPEC_EXAMPLES } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const CLIENTS = join(SPEC_EXAMPLES, "rpc-clients");
 

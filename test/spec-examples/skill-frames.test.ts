@@ -8,31 +8,13 @@
  * interceptor's block reason reaches the model as the tool error, notify and
  * clear_notes show and go; /note displays, read_notes answers the model.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { createModeEnv, requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
-import { TEST_MS, rowsWith, startChat, waitIdle } from "../modes/tui-chat.ts";
-import { copyExample, tsxShimEnv, waitForCommand } from "./support.ts";
-
-afterAll(removeTempDirs);
+import { expect, test } from "bun:test";
+import { requestMessages, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, rowsWith, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
+import { copyExample, frames, tsxShimEnv, waitForCommand } from "./support.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
-
-type Frame = Record<string, unknown>;
-
-function frames(dir: string): Frame[] {
-  return readFileSync(join(dir, "frames.jsonl"), "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Frame);
-}
+useChatEnv((created) => (env = created));
 
 test("weather (sh + jq): tool, interception block, and the frames the host sends (print mode)", async () => {
   const dir = copyExample(env.base, "weather-frames-sh", "weather");

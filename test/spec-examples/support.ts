@@ -3,12 +3,12 @@
  * test/fixtures/spec-examples into a temp dir (so its runtime files stay out
  * of the repo), a `tsx` shim for manifests that run `tsx` (tsx is not
  * installed here; the shim runs the file with bun, which runs TypeScript the
- * same way), and waiting until the chat screen's `/` popup lists a command.
+ * same way), the frames an example recorded in its frames.jsonl, and
+ * (re-exported from tui-chat.ts) waiting until the chat screen's `/` popup
+ * lists a command.
  */
-import { chmodSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { WAIT_MS, type TuiPty } from "../support/tui-pty.ts";
-import { PROMPT, rowsWith } from "../modes/tui-chat.ts";
 
 export const SPEC_EXAMPLES = join(import.meta.dir, "..", "fixtures", "spec-examples");
 
@@ -17,6 +17,13 @@ export function copyExample(base: string, name: string, as = name): string {
   const dir = join(base, as);
   cpSync(join(SPEC_EXAMPLES, name), dir, { recursive: true });
   return dir;
+}
+
+export type Frame = Record<string, unknown>;
+
+/** The frames the example in `dir` recorded, one JSON object a line of `<dir>/frames.jsonl`. */
+export function frames(dir: string): Frame[] {
+  return readFileSync(join(dir, "frames.jsonl"), "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Frame);
 }
 
 /** A bin dir holding a `tsx` that runs its arguments with this bun; returns `{ PATH }` for the run's env. */
@@ -29,20 +36,5 @@ export function tsxShimEnv(base: string): { PATH: string } {
   return { PATH: `${bin}:${bunDir}:${process.env.PATH ?? "/usr/bin:/bin"}` };
 }
 
-function editorRow(tui: TuiPty): string {
-  return tui.screen.screen().filter((row) => row.startsWith(`${PROMPT} `) || row === PROMPT).at(-1) ?? "";
-}
-
-/** Waits until the `/` popup lists `/name` (its extension has registered it), leaving the editor empty. */
-export async function waitForCommand(tui: TuiPty, name: string): Promise<void> {
-  const listed = (): boolean => rowsWith(tui.screen.screen(), new RegExp(`^[\\s›]*/${name}\\s`)).length > 0;
-  const deadline = performance.now() + WAIT_MS;
-  for (;;) {
-    tui.type(`/${name}`);
-    const found = await tui.waitFor(() => listed(), `the popup to list /${name}`, 1_000).catch(() => false);
-    tui.press("ctrl+u");
-    await tui.waitFor(() => editorRow(tui).trim() === PROMPT, "the draft to be cleared");
-    if (found) return;
-    if (performance.now() > deadline) throw new Error(`the popup never listed /${name}\n${tui.dump()}`);
-  }
-}
+/** Waits until the `/` popup lists `/name` (kept here for the spec-example tests; it lives in tui-chat.ts). */
+export { waitForCommand } from "../modes/tui-chat.ts";

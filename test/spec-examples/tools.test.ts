@@ -7,24 +7,14 @@
  * and RPC); notify goes to stderr as `[<ext>] <level>: <message>` in print
  * mode and to ext_notify / ext_clear_notes events in RPC mode.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { stopAllTuis } from "../support/tui-pty.ts";
-import { TEST_MS, startChat, waitIdle } from "../modes/tui-chat.ts";
-import { createModeEnv, parseJsonLines, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
+import { TEST_MS, startChat, waitIdle, useChatEnv } from "../modes/tui-chat.ts";
+import { parseJsonLines, requestToolNames, toolResultsSent, type ModeEnv } from "../modes/helpers.ts";
 import { copyExample } from "./support.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 function systemOf(index: number): unknown {
   const system = (env.server.requests[index]?.body as { system?: unknown } | undefined)?.system;

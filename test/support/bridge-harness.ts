@@ -11,7 +11,7 @@ import type { ExtensionManager } from "../../src/ext/manager.ts";
 import type { Tool } from "../../src/tools/types.ts";
 import { TEST_MODEL, TestTools } from "../agent/fixtures.ts";
 import { ScriptedClient, type ScriptStep } from "../agent/scripted-client.ts";
-import { expect } from "bun:test";
+import { afterEach, expect } from "bun:test";
 import { FIXTURES, createTestHost, type TestHost } from "./extensions.ts";
 
 export const LIFECYCLE = join(FIXTURES, "lifecycle.py");
@@ -90,4 +90,13 @@ export async function startedHost(dirs: readonly string[], running: ExtensionMan
   await host.manager.start();
   expect(host.manager.loadErrors.map((e) => e.message)).toEqual([]);
   return host;
+}
+
+/** startedHost for one test file: every manager it starts is shut down after each test (call at the top level of the file). */
+export function startedHostsShutDownAfterEach(): (dirs: readonly string[]) => Promise<TestHost> {
+  const running: ExtensionManager[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((m) => m.shutdown()));
+  });
+  return (dirs) => startedHost(dirs, running);
 }

@@ -1,9 +1,10 @@
 /**
  * A local release server for install.sh and `zot upgrade` tests: Bun.serve
  * on 127.0.0.1 serving the files of one directory (GET /<file>; anything
- * else 404), plus helpers to fill such a directory with a fake release:
- * tiny shell-script "binaries" that answer `--version`, SHA256SUMS and
- * release.json in scripts/release.ts's formats.
+ * else 404), `withServer` running a body while one serves, plus helpers
+ * to fill such a directory with a fake release: tiny shell-script
+ * "binaries" that answer `--version`, SHA256SUMS and release.json in
+ * scripts/release.ts's formats.
  */
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -30,6 +31,16 @@ export function serveRelease(dir: string): ReleaseServer {
     },
   });
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
+}
+
+/** Runs `body` while a release server serves `dir`; the server is stopped after it, also when it throws. */
+export async function withServer<T>(dir: string, body: (server: ReleaseServer) => Promise<T>): Promise<T> {
+  const server = serveRelease(dir);
+  try {
+    return await body(server);
+  } finally {
+    await server.stop();
+  }
 }
 
 export function sha256Hex(bytes: string | Uint8Array): string {

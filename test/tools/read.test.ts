@@ -174,7 +174,7 @@ describe("read: images, binaries, refusals", () => {
     const ctx = makeContext(tempDir());
     expect(textOf(await read.execute({}, ctx))).toBe('read: field "path": expected a string');
     expect(textOf(await read.execute({ path: 5 }, ctx))).toBe('read: field "path": expected a string');
-    const badOffset = await read.execute({ path: "x", offset: 0 }, ctx);
+    const badOffset = await read.execute({ path: "x", offset: -1 }, ctx);
     expect(badOffset.isError).toBe(true);
     expect(textOf(badOffset)).toStartWith('read: field "offset":');
     expect(textOf(await read.execute({ path: "x", limit: 1.5 }, ctx))).toStartWith('read: field "limit":');

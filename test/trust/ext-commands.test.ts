@@ -5,22 +5,14 @@
  * an untrusted project extension (its program writes no marker) unless
  * --trust is given, and says which were not started and why.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { markerExtension, projectMarker, starts } from "./helpers.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const T = 60_000;
 

@@ -9,22 +9,14 @@
  * not load; a corrupted trust.json is "nothing trusted" with a warning and
  * is kept as a copy before it is replaced; the JSON and RPC modes gate alike.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { gateLines, markerExtension, projectMarker, starts, storedProjects, trustFile } from "./helpers.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const T = 60_000;
 

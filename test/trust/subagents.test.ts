@@ -6,22 +6,16 @@
  * child does not repeat the warning. Agent definitions shipped in an
  * untrusted project's manifest are not offered.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 import { gateLines, projectMarker, starts } from "./helpers.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
+useModeEnv((created) => {
+  env = created;
   writeFileSync(join(env.home, "config.json"), JSON.stringify({ agents: true }));
-});
-afterEach(async () => {
-  await env.dispose();
 });
 
 type Body = { messages?: { role: string; content: unknown }[] };

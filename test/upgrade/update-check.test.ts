@@ -11,7 +11,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CACHE_TTL_MS, updateCheckAllowed, updateNotice, type UpdateCheckRequest } from "../../src/upgrade/update-check.ts";
-import { serveRelease, writeFakeRelease, type ReleaseServer } from "../support/release-server.ts";
+import { serveRelease, withServer, writeFakeRelease } from "../support/release-server.ts";
 import { tempDir } from "../support/temp.ts";
 import { startChat, useChatEnv, waitIdle } from "../modes/tui-chat.ts";
 import type { ModeEnv } from "../modes/helpers.ts";
@@ -25,15 +25,6 @@ function releaseOf(version: string): string {
   const dir = tempDir("zot-update-release-");
   writeFakeRelease(dir, version, [{ name: "zot-linux-x64", content: "#!/bin/sh\n" }]);
   return dir;
-}
-
-async function withServer<T>(dir: string, body: (server: ReleaseServer) => Promise<T>): Promise<T> {
-  const server = serveRelease(dir);
-  try {
-    return await body(server);
-  } finally {
-    await server.stop();
-  }
 }
 
 function request(server: { url: string }, extra: Partial<UpdateCheckRequest> = {}): UpdateCheckRequest {

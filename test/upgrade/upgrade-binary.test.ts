@@ -18,7 +18,7 @@ import { dirname, join } from "node:path";
 import { isMuslLibc } from "../../src/common/platform.ts";
 import { targetFor } from "../../src/upgrade/targets.ts";
 import { zotBinary } from "../support/binary.ts";
-import { fakeZotScript, serveRelease, writeFakeRelease, type ReleaseServer } from "../support/release-server.ts";
+import { fakeZotScript, serveRelease, withServer, writeFakeRelease } from "../support/release-server.ts";
 import { removeTempDirs, tempDir } from "../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -69,15 +69,6 @@ async function zot(exe: string, args: readonly string[], env: Record<string, str
   const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   clearTimeout(timer);
   return { code, stdout, stderr };
-}
-
-async function withServer<T>(dir: string, body: (server: ReleaseServer) => Promise<T>): Promise<T> {
-  const server = serveRelease(dir);
-  try {
-    return await body(server);
-  } finally {
-    await server.stop();
-  }
 }
 
 /** The installed zot is exactly as before, and nothing else is in its directory. */

@@ -17,7 +17,7 @@ import { runToolPromptCall, type SlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import type { Chat } from "./chat.ts";
 import type { BuiltinCommand, CommandHost } from "./command-types.ts";
-import { CLEAR_COMMAND, COMPACT_COMMAND, EXIT_COMMAND, helpLines, YOLO_COMMAND } from "./commands/core.ts";
+import { CLEAR_COMMAND, COMPACT_COMMAND, EXIT_COMMAND, helpLines, SETTINGS_COMMAND, STUDY_COMMAND, YOLO_COMMAND } from "./commands/core.ts";
 import { BTW_COMMAND } from "./commands/btw.ts";
 import { JAIL_COMMAND, UNJAIL_COMMAND } from "./commands/jail.ts";
 import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/login.ts";
@@ -41,8 +41,9 @@ const HELP_COMMAND: BuiltinCommand = {
 
 /**
  * The built-ins in catalog order (the original's: help, login, logout,
- * model, sessions, session, compact, btw, jail, unjail, skills, theme,
- * reload-ext, yolo, clear, exit; zot's /agents after skills). One line per command module.
+ * model, sessions, session, compact, study, btw, jail, unjail, skills, theme,
+ * reload-ext, yolo, clear, exit; zot's /agents after skills; not here: the
+ * original's /jump, /telegram, docs/compat.md; hidden: /settings). One line per command module.
  */
 export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   HELP_COMMAND,
@@ -52,6 +53,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   SESSIONS_COMMAND,
   SESSION_COMMAND,
   COMPACT_COMMAND,
+  STUDY_COMMAND,
   BTW_COMMAND,
   JAIL_COMMAND,
   UNJAIL_COMMAND,
@@ -62,6 +64,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   YOLO_COMMAND,
   CLEAR_COMMAND,
   EXIT_COMMAND,
+  SETTINGS_COMMAND,
 ];
 
 /** The built-in `name` runs; one that yields to extensions does not when an extension of `runtime` holds the name. */

@@ -1,6 +1,6 @@
 /**
  * The login and logout dialogs. Login: a ListDialog of the providers that
- * take a key (anthropic, openai), each with where its key comes from now
+ * take a key (anthropic, openai, kimi), each with where its key comes from now
  * (the run's provider selected), then a masked InputDialog for the key (refused in place when empty, with
  * spaces or control characters, or over MAX_API_KEY_LENGTH); the key is
  * stored in auth.json (0600, atomic: credentials.ts). Then the running
@@ -19,7 +19,11 @@ import { errorMessage } from "../../common/errors.ts";
 import { zotPaths } from "../../common/home.ts";
 import {
   API_KEY_ENV,
+  API_KEY_ENVS,
+  KEYED_PROVIDER_NAMES,
+  alternatives,
   checkApiKey,
+  setKeyVariable,
   findModel,
   removeApiKeys,
   resolveModel,
@@ -32,7 +36,7 @@ import type { CommandHost } from "./command-types.ts";
 import { notLoggedIn, providerCredential, refreshCredential, switchModel } from "./model-switch.ts";
 
 /** Providers that take an API key (Ollama needs none). */
-export const KEYED_PROVIDERS: readonly ProviderName[] = ["anthropic", "openai"];
+export const KEYED_PROVIDERS: readonly ProviderName[] = KEYED_PROVIDER_NAMES;
 
 function isKeyed(name: string): name is ProviderName {
   return (KEYED_PROVIDERS as readonly string[]).includes(name);
@@ -49,7 +53,7 @@ function shown(host: CommandHost, overlay: Overlay & { onClose?: () => void }, s
 
 function sourceText(source: string | undefined, provider: ProviderName): string {
   if (source === "flag") return "key from --api-key";
-  if (source === "env") return `key from ${API_KEY_ENV[provider]}`;
+  if (source === "env") return `key from ${setKeyVariable(provider) ?? API_KEY_ENV[provider]}`;
   if (source === "auth") return "logged in (auth.json)";
   return "not logged in";
 }
@@ -81,11 +85,11 @@ async function askProvider(host: CommandHost, title: string, lines: readonly str
 async function askKey(host: CommandHost, provider: ProviderName, signal: AbortSignal | undefined): Promise<string | undefined> {
   let key: string | undefined;
   let close = (): void => {};
-  const env = API_KEY_ENV[provider];
+  const envs = alternatives(API_KEY_ENVS[provider]);
   const dialog: InputDialog = new InputDialog({
     theme: host.theme,
     title: `API key for ${provider}`,
-    lines: [`Stored in ${zotPaths().authFile} (readable by you only).${env === undefined ? "" : ` ${env}, when set, still comes first.`}`],
+    lines: [`Stored in ${zotPaths().authFile} (readable by you only).${envs === "" ? "" : ` ${envs}, when set, still comes first.`}`],
     prompt: "key: ",
     masked: true,
     placeholder: "paste or type the key",
@@ -110,7 +114,7 @@ async function afterLogin(host: CommandHost, provider: ProviderName): Promise<vo
   const current = agent.model;
   if (current.provider === provider) {
     const source = await refreshCredential(host);
-    const note = source === "env" ? ` (${API_KEY_ENV[provider]} is set and still comes first)` : source === "flag" ? " (--api-key still comes first in this run)" : "";
+    const note = source === "env" ? ` (${setKeyVariable(provider) ?? API_KEY_ENV[provider]} is set and still comes first)` : source === "flag" ? " (--api-key still comes first in this run)" : "";
     host.chat.success(`logged in to ${provider}${note}`);
     return;
   }
@@ -213,8 +217,8 @@ export async function runLogout(host: CommandHost, name: string, signal?: AbortS
   if (removed.length === 0) host.chat.info(`no key for ${target} is stored in auth.json`);
   else host.chat.success(`logged out of ${removed.join(", ")} (removed from auth.json)`);
   for (const provider of target === "all" ? KEYED_PROVIDERS : [target as ProviderName]) {
-    const env = API_KEY_ENV[provider];
-    if (env !== undefined && (process.env[env]?.trim() ?? "") !== "") host.chat.warn(`${env} is still set: zot keeps using it for ${provider}`);
+    const env = setKeyVariable(provider);
+    if (env !== undefined) host.chat.warn(`${env} is still set: zot keeps using it for ${provider}`);
   }
   const current = host.runtime.agent.model.provider;
   const source = await refreshCredential(host);

@@ -18,7 +18,8 @@ import { updateConfigFile } from "../../common/config-write.ts";
 import { errorMessage } from "../../common/errors.ts";
 import { zotPaths } from "../../common/home.ts";
 import {
-  API_KEY_ENV,
+  API_KEY_ENVS,
+  alternatives,
   DEFAULT_BASE_URLS,
   PROVIDER_NAMES,
   credentialSource,
@@ -84,8 +85,8 @@ export function findModelById(catalog: Catalog, current: ModelInfo, text: string
 
 /** Why `provider` cannot be used: no key, and how to give one. */
 export function notLoggedIn(provider: ProviderName): string {
-  const env = API_KEY_ENV[provider];
-  return `not logged in to ${provider}: /login ${provider}${env === undefined ? "" : `, or set ${env}`}`;
+  const env = API_KEY_ENVS[provider];
+  return `not logged in to ${provider}: /login ${provider}${env.length === 0 ? "" : `, or set ${alternatives(env)}`}`;
 }
 
 /** Switches the agent to `model` (see the file comment); false (and said in the chat) when its provider has no key. */

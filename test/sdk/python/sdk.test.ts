@@ -9,16 +9,13 @@
  * handler), the template installed with `zot ext install`, and runs the SDK's
  * Python unit tests (test_sdk.py).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, tempDir } from "../../support/binary.ts";
-import { removeTempDirs } from "../../support/temp.ts";
-import { stopAllTuis, type TuiPty } from "../../support/tui-pty.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
-import { TEST_MS, startChat } from "../../modes/tui-chat.ts";
-
-afterAll(removeTempDirs);
+import type { TuiPty } from "../../support/tui-pty.ts";
+import { toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
+import { TEST_MS, startChat, useChatEnv } from "../../modes/tui-chat.ts";
 
 const SDK = join(REPO_ROOT, "sdk", "python", "zot_extension");
 const FIXTURE = join(import.meta.dir, "fixtures", "sdk-ext");
@@ -33,13 +30,9 @@ function vendored(source: string): string {
 
 let env: ModeEnv;
 let logPath: string;
-beforeEach(() => {
-  env = createModeEnv();
+useChatEnv((created) => {
+  env = created;
   logPath = join(env.base, "sdk.log");
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
 });
 
 type Logged = Record<string, unknown>;

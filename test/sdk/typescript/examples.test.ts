@@ -8,26 +8,16 @@
  * and examples/guard-ts (blocks `rm -rf /`, rewrites `git push --force`,
  * redacts a secret from a tool result); todo-ts's panel in a PTY.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { stopAllTuis } from "../../support/tui-pty.ts";
-import { TEST_MS, startChat } from "../../modes/tui-chat.ts";
+import { expect, test } from "bun:test";
+import { TEST_MS, startChat, useChatEnv } from "../../modes/tui-chat.ts";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../../support/temp.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
+import { toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
 import { SDK_DIR } from "./probe.ts";
-
-afterAll(removeTempDirs);
 
 const EXAMPLES = join(SDK_DIR, "..", "..", "examples");
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
-});
+useChatEnv((created) => (env = created));
 
 /** A temp copy of examples/todo-ts (it writes todos.json beside its manifest), its SDK import made absolute. */
 function todoCopy(): string {

@@ -11,21 +11,13 @@
  * a 5 MiB result refused by the SDK instead of disconnecting the extension).
  * Deno is not installed on this machine: not covered.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { removeTempDirs } from "../../support/temp.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
+import { toolResultsSent, useModeEnv, type ModeEnv } from "../../modes/helpers.ts";
 import { probeExtension, readRecord } from "./probe.ts";
 
-afterAll(removeTempDirs);
-
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 const nodeVersion = Bun.spawnSync(["node", "--version"]).stdout.toString().trim();
 

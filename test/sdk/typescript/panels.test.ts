@@ -7,25 +7,18 @@
  * an interactive tool whose panel the user dismisses: the handler's
  * AbortSignal fires (tool_cancel) and its panel's onClose runs.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { removeTempDirs } from "../../support/temp.ts";
-import { WAIT_MS, stopAllTuis, type TuiPty } from "../../support/tui-pty.ts";
-import { createModeEnv, toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
-import { TEST_MS, startChat, waitIdle } from "../../modes/tui-chat.ts";
+import { WAIT_MS, type TuiPty } from "../../support/tui-pty.ts";
+import { toolResultsSent, type ModeEnv } from "../../modes/helpers.ts";
+import { TEST_MS, startChat, waitIdle, useChatEnv } from "../../modes/tui-chat.ts";
 import { probeExtension, readRecord } from "./probe.ts";
-
-afterAll(removeTempDirs);
 
 let env: ModeEnv;
 let record: string;
-beforeEach(() => {
-  env = createModeEnv();
+useChatEnv((created) => {
+  env = created;
   record = join(env.base, "probe.jsonl");
-});
-afterEach(async () => {
-  await stopAllTuis();
-  await env.dispose();
 });
 
 async function start(): Promise<TuiPty> {

@@ -1,8 +1,12 @@
 /**
  * The small built-ins: `/help` (commands and keys in an overlay), `/compact`,
- * `/clear`, `/yolo`, `/exit` (`/quit`). helpLines lists every command of the
+ * `/study` (the original zot's canned prompt: read the project, then sum it
+ * up; STUDY_PROMPT is sent as a normal prompt), `/clear`, `/yolo`, `/exit` (`/quit`),
+ * and the hidden `/settings` (as in the original: there is no settings
+ * screen; it points to config.json and /model, /theme, /login). helpLines lists every command of the
  * catalog it is given, then the extensions' commands, then the keys.
  */
+import { zotPaths } from "../../../common/home.ts";
 import type { BuiltinCommand, CommandHost } from "../command-types.ts";
 
 const KEY_HELP = [
@@ -61,6 +65,30 @@ export const COMPACT_COMMAND: BuiltinCommand = {
   description: "summarise the older part of the conversation",
   immediate: false,
   run: (host, _args, signal) => compactCommand(host, signal),
+};
+
+/** What `/study` sends (the original zot's command; the wording is zot's own). */
+export const STUDY_PROMPT =
+  "Study this project before we work on it: list the files in the current working directory (recursively, skipping " +
+  "dependency, build and VCS directories such as node_modules, dist and .git) and read every source, configuration and " +
+  "documentation file you find. Do not change anything. Then give me a concise overview: what the project does, how it " +
+  "is laid out, how to build and test it, and anything that looks unusual or worth knowing.";
+
+export const STUDY_COMMAND: BuiltinCommand = {
+  name: "study",
+  usage: "/study",
+  description: "have the model read the whole project, then sum it up",
+  immediate: false,
+  run: (host, _args, signal) => host.agentPrompt(STUDY_PROMPT, signal),
+};
+
+export const SETTINGS_COMMAND: BuiltinCommand = {
+  name: "settings",
+  usage: "/settings",
+  description: "no settings screen (the original's hidden command)",
+  immediate: true,
+  hidden: true,
+  run: (host) => host.chat.info(`/settings is disabled: settings live in ${zotPaths().configFile}; use /model, /theme and /login to change them here`),
 };
 
 export const CLEAR_COMMAND: BuiltinCommand = {

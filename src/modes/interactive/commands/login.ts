@@ -17,7 +17,7 @@ export function detach(host: CommandHost, name: string, flow: Promise<void>): vo
 export const LOGIN_COMMAND: BuiltinCommand = {
   name: "login",
   usage: "/login [provider]",
-  description: "store an API key (anthropic, openai) in auth.json",
+  description: "store an API key (anthropic, openai, kimi) in auth.json",
   immediate: false,
   run: (host, args) => detach(host, "login", runLogin(host, args.trim().toLowerCase())),
 };

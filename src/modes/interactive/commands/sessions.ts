@@ -1,6 +1,6 @@
 /**
  * `/sessions` (the picker: sessions-dialog.ts) and `/session fork | export
- * [path] | import <path>`:
+ * [path] | import <path> | tree`:
  *  - fork: a new session of this directory starting with a copy of this one
  *    (session/fork.ts: parent and fork_point recorded; the original file is
  *    only read) becomes the current one (session-switch.ts);
@@ -8,20 +8,23 @@
  *    (session-export.ts: files 0600, written atomically, never replacing a
  *    file; the session file is not touched);
  *  - import <path>: a session file or a --json transcript becomes a new
- *    session of this directory (session/import.ts) and the current one.
+ *    session of this directory (session/import.ts) and the current one;
+ *  - tree: this directory's sessions, forks under their source
+ *    (session-tree.ts), in the help overlay (read-only).
  * Each says what it did (paths included) or why it could not in the chat.
  */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { errorMessage } from "../../../common/errors.ts";
 import { ZOT_VERSION } from "../../../common/version.ts";
-import { forkSession, importSession } from "../../../session/index.ts";
+import { forkSession, importSession, listSessions, sessionDirForCwd } from "../../../session/index.ts";
+import { sessionTreeLines } from "../session-tree.ts";
 import { exportConversation } from "../../session-export.ts";
 import type { BuiltinCommand, CommandHost } from "../command-types.ts";
 import { openSessionsPicker } from "../sessions-dialog.ts";
 import { newSessionOptions, switchRefusal, switchSession } from "../session-switch.ts";
 
-const SESSION_USAGE = "/session fork | export [path] | import <path>";
+const SESSION_USAGE = "/session fork | export [path] | import <path> | tree";
 
 function homeDir(): string {
   return process.env.HOME ?? homedir();
@@ -79,6 +82,17 @@ async function importCommand(host: CommandHost, argument: string): Promise<void>
   if (await switchSession(host, resumed, "imported into")) host.chat.info(`imported from ${source}`);
 }
 
+/** The original's tree of this directory's sessions (forks under their source), in the help overlay. */
+async function treeCommand(host: CommandHost): Promise<void> {
+  const { sessionsRoot, cwd } = newSessionOptions(host);
+  const sessions = await listSessions(sessionDirForCwd(cwd, sessionsRoot));
+  if (sessions.length === 0) {
+    host.chat.info("/session tree: no session of this directory holds a message yet");
+    return;
+  }
+  host.showHelp([`session tree (forks under their source):`, ...sessionTreeLines(sessions, host.runtime.session.writer?.path)]);
+}
+
 async function sessionCommand(host: CommandHost, args: string): Promise<void> {
   const trimmed = args.trim();
   const [sub = "", ...rest] = trimmed.split(/\s+/);
@@ -92,6 +106,8 @@ async function sessionCommand(host: CommandHost, args: string): Promise<void> {
         return await exportCommand(host, argument);
       case "import":
         return await importCommand(host, argument);
+      case "tree":
+        return await treeCommand(host);
       default:
         host.chat.error(sub === "" ? `usage: ${SESSION_USAGE}` : `/session: unknown subcommand "${sub}"; usage: ${SESSION_USAGE}`);
     }
@@ -111,7 +127,7 @@ export const SESSIONS_COMMAND: BuiltinCommand = {
 export const SESSION_COMMAND: BuiltinCommand = {
   name: "session",
   usage: "/session …",
-  description: "fork | export [path] | import <path>",
+  description: "fork | export [path] | import <path> | tree",
   immediate: false,
   run: (host, args) => sessionCommand(host, args),
 };
