@@ -30,7 +30,9 @@
  * Targets (docs/benchmarks.md, issue 10): wall ≤ 1.5x the floor; peak RSS
  * ≤ floor + 8 MiB; extension overhead ≤ 0.1 ms per call.
  * Usage: bun scripts/bench/session.ts [RUNS] [EXT_CALLS]
- * (ZOT_BENCH_ZOT=<binary> measures another build, e.g. an older commit's;
+ * (EXT_CALLS 0 skips the extension overhead; ZOT_BENCH_SCENARIOS=bash,400
+ * runs only the scenarios whose label contains one of the words;
+ * ZOT_BENCH_ZOT=<binary> measures another build, e.g. an older commit's;
  * ZOT_BENCH_BEFORE=<binary> adds that build to the same run, alternating
  * before / zot / floor, with its own rows: a before/after comparison under
  * the same load.)
@@ -73,12 +75,15 @@ interface Scenario {
   readonly extension: boolean;
 }
 
-const SCENARIOS: readonly Scenario[] = [
+const ALL_SCENARIOS: readonly Scenario[] = [
   { label: "3 rounds of bash echo hi", rounds: 3, tool: "bash", args: { command: "echo hi" }, extension: false },
   { label: "50 rounds of read", rounds: 50, tool: "read", args: { path: "notes.txt" }, extension: false },
   { label: "400 rounds of read", rounds: 400, tool: "read", args: { path: "notes.txt" }, extension: false },
   { label: "50 rounds of a Python ext tool", rounds: 50, tool: "weather", args: { city: "Oslo" }, extension: true },
 ];
+/** ZOT_BENCH_SCENARIOS=bash,50 rounds of read: only the scenarios whose label contains one of the words. */
+const ONLY = process.env.ZOT_BENCH_SCENARIOS?.split(",").map((word) => word.trim()).filter(Boolean);
+const SCENARIOS = ONLY ? ALL_SCENARIOS.filter((scenario) => ONLY.some((word) => scenario.label.includes(word))) : ALL_SCENARIOS;
 
 function ensureZot(): void {
   if (!existsSync(ZOT)) {
@@ -309,7 +314,7 @@ async function measureExtensionOverhead(): Promise<{ host: number[]; raw: number
 console.log(`session benchmark — ${machineLine()}, ${RUNS} alternating runs after 1 warm-up each, ${HAVE_TIME ? RSS_RUNS : 0} peak-RSS runs`);
 const results: { scenario: Scenario; zot: Measured; floor: Measured; before: Measured | undefined }[] = [];
 for (const scenario of SCENARIOS) results.push({ scenario, ...(await measureScenario(scenario)) });
-const extension = await measureExtensionOverhead();
+const extension = EXT_CALLS > 0 ? await measureExtensionOverhead() : undefined;
 await server.stop();
 
 const mib = (bytes: number): string => fmt(bytes / MiB, 1);
@@ -360,18 +365,20 @@ for (const { scenario, zot, floor, before } of results) {
 }
 printTable(rssTable);
 
-console.log("");
-const hostP50 = percentile(extension.host, 50);
-const rawP50 = percentile(extension.raw, 50);
-const overheadMs = (hostP50 - rawP50) / 1000;
-printTable([
-  [`extension tool call (py-hello weather), ${extension.host.length} sequential calls`, "p50 µs", "p90 µs", "p99 µs"],
-  ["callExtensionTool (host)", fmt(hostP50, 0), fmt(percentile(extension.host, 90), 0), fmt(percentile(extension.host, 99), 0)],
-  ["raw pipe client (floor)", fmt(rawP50, 0), fmt(percentile(extension.raw, 90), 0), fmt(percentile(extension.raw, 99), 0)],
-]);
-console.log(`host overhead per call: ${fmt(overheadMs * 1000, 1)} µs (target ≤ ${EXT_TARGET_MS * 1000} µs)`);
-rows.push({
-  bench: "session", metric: "extension tool call overhead (p50 host − raw)", value: `${fmt(overheadMs * 1000, 1)} µs`,
-  floor: `${fmt(rawP50, 0)} µs raw`, target: `≤ ${EXT_TARGET_MS * 1000} µs`, ok: overheadMs <= EXT_TARGET_MS,
-});
+if (extension !== undefined) {
+  console.log("");
+  const hostP50 = percentile(extension.host, 50);
+  const rawP50 = percentile(extension.raw, 50);
+  const overheadMs = (hostP50 - rawP50) / 1000;
+  printTable([
+    [`extension tool call (py-hello weather), ${extension.host.length} sequential calls`, "p50 µs", "p90 µs", "p99 µs"],
+    ["callExtensionTool (host)", fmt(hostP50, 0), fmt(percentile(extension.host, 90), 0), fmt(percentile(extension.host, 99), 0)],
+    ["raw pipe client (floor)", fmt(rawP50, 0), fmt(percentile(extension.raw, 90), 0), fmt(percentile(extension.raw, 99), 0)],
+  ]);
+  console.log(`host overhead per call: ${fmt(overheadMs * 1000, 1)} µs (target ≤ ${EXT_TARGET_MS * 1000} µs)`);
+  rows.push({
+    bench: "session", metric: "extension tool call overhead (p50 host − raw)", value: `${fmt(overheadMs * 1000, 1)} µs`,
+    floor: `${fmt(rawP50, 0)} µs raw`, target: `≤ ${EXT_TARGET_MS * 1000} µs`, ok: overheadMs <= EXT_TARGET_MS,
+  });
+}
 report(rows);

@@ -4,7 +4,10 @@
  * a non-blocking waitpid(2) of one given pid (never -1: Bun waits for its own
  * children and an unexpected ECHILD there crashes it), and send(2) with
  * MSG_DONTWAIT (a non-blocking write to a socket that leaves the socket's
- * shared flags alone; common/fd-writer.ts).
+ * shared flags alone; common/fd-writer.ts), and on Linux pipe2(2) with
+ * O_CLOEXEC (one pipe given to a child as both stdout and stderr: the bash
+ * tool, tools/bash-run.ts), and isatty(3) once libc is open anyway
+ * (terminal-text.ts; node:tty costs more than the call).
  * libc is opened lazily on first use (never at import time) and at most
  * once; on a platform or libc where it cannot be opened every call reports
  * "unsupported" instead of throwing, so callers degrade explicitly.
@@ -18,6 +21,8 @@ interface LibcSymbols {
   flock: (fd: number, operation: number) => number;
   waitpid: (pid: number, status: Pointer | null, options: number) => number;
   send: (fd: number, bytes: Uint8Array, length: number, flags: number) => number;
+  pipe2?: (fds: Int32Array, flags: number) => number;
+  isatty: (fd: number) => number;
   errnoLocation: () => Pointer | null;
 }
 
@@ -32,6 +37,8 @@ export const EWOULDBLOCK = process.platform === "darwin" ? 35 : 11;
 export const EINTR = 4;
 /** send(2) flags: never wait; on Linux also no SIGPIPE for a closed peer (macOS has no such flag). */
 const SEND_FLAGS = process.platform === "darwin" ? 0x80 : 0x40 | 0x4000;
+/** Linux O_CLOEXEC: neither end leaks into other children spawned meanwhile. */
+const O_CLOEXEC = 0o2000000;
 
 let loaded: { symbols: LibcSymbols; read: (pointer: Pointer) => number } | null | undefined;
 
@@ -51,9 +58,13 @@ function libc(): typeof loaded {
           flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
           waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
           send: { args: [FFIType.i32, FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i64_fast },
+          isatty: { args: [FFIType.i32], returns: FFIType.i32 },
           [linux ? "__errno_location" : "__error"]: { args: [], returns: FFIType.ptr },
           ...(linux
-            ? { prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 } }
+            ? {
+                prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+                pipe2: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+              }
             : {}),
         });
         const symbols = lib.symbols as unknown as Record<string, (...args: number[]) => unknown>;
@@ -63,6 +74,8 @@ function libc(): typeof loaded {
             flock: symbols.flock as LibcSymbols["flock"],
             waitpid: symbols.waitpid as LibcSymbols["waitpid"],
             send: symbols.send as unknown as LibcSymbols["send"],
+            pipe2: linux ? (symbols.pipe2 as unknown as LibcSymbols["pipe2"]) : undefined,
+            isatty: symbols.isatty as LibcSymbols["isatty"],
             errnoLocation: symbols[linux ? "__errno_location" : "__error"] as LibcSymbols["errnoLocation"],
           },
           read: (pointer) => ffi.read.i32(pointer, 0),
@@ -130,4 +143,27 @@ export function sendNonBlocking(fd: number, bytes: Uint8Array): number | undefin
   const sent = lib.symbols.send(fd, bytes, bytes.length, SEND_FLAGS);
   // An unreadable errno counts as a failure (EIO), never as "try again".
   return sent >= 0 ? sent : -(lastErrno(lib) ?? 5);
+}
+
+/**
+ * Linux: a new pipe, both ends close-on-exec (a child gets an end only
+ * through Bun.spawn's stdio, which dup2s it); the caller closes both.
+ * undefined where there is no pipe2 (macOS, no libc) or it failed (EMFILE…).
+ */
+export function cloexecPipe(): { readonly read: number; readonly write: number } | undefined {
+  const lib = libc();
+  if (!lib?.symbols.pipe2) return undefined;
+  const fds = new Int32Array(2);
+  if (lib.symbols.pipe2(fds, O_CLOEXEC) !== 0) return undefined;
+  return { read: fds[0]!, write: fds[1]! };
+}
+
+/**
+ * isatty(3) of `fd` when libc is already open (the modes that run the
+ * process-tree guard); undefined otherwise — this never opens libc, so a
+ * route that has not loaded bun:ffi does not start to for a tty check.
+ */
+export function isattyIfLoaded(fd: number): boolean | undefined {
+  if (!loaded) return undefined;
+  return loaded.symbols.isatty(fd) === 1;
 }

@@ -12,7 +12,8 @@
  *   Only a pid the caller still knows as its own running child is touched
  *   (Windows reuses pids quickly).
  * - shellInvocation(): how the bash tool runs a command: `/bin/sh -c` on
- *   POSIX; on Windows Git Bash (a `bash.exe` of Git for Windows, or a bash
+ *   POSIX (through a wrapper that merges stderr, or, given one pipe for both,
+ *   `onePipeArgv` without it); on Windows Git Bash (a `bash.exe` of Git for Windows, or a bash
  *   on PATH that is not the WSL launcher in System32), else `cmd.exe /d /s /c`.
  * - isMuslLibc(): Linux with the musl loader (Alpine), for `zot upgrade`.
  * Pure functions of their inputs where possible (the platform and the
@@ -106,10 +107,13 @@ const POSIX_MERGING_WRAPPER = 'exec 2>&1; exec /bin/sh -c "$1"';
 const BASH_MERGING_WRAPPER = 'exec 2>&1; exec "$BASH" -c "$1"';
 
 /** The argv that runs `command` as the bash tool does on this platform. */
-export function shellInvocation(command: string, lookup: ShellLookup = currentLookup()): { argv: string[]; shell: ShellInvocation } {
+export function shellInvocation(command: string, lookup: ShellLookup = currentLookup()): { argv: string[]; shell: ShellInvocation; onePipeArgv?: string[] } {
   const shell = shellFor(lookup);
   if (shell.verbatim) return { argv: [...shell.argv, `"${command}"`], shell };
-  return { argv: [...shell.argv, "zot-bash", command], shell };
+  // POSIX: the same shell without the merging wrapper (one exec instead of two), for a caller that gives the
+  // shell ONE pipe as both stdout and stderr — what `exec 2>&1` makes of the wrapper's fds.
+  const onePipeArgv = lookup.platform === "win32" ? undefined : ["/bin/sh", "-c", command];
+  return { argv: [...shell.argv, "zot-bash", command], shell, ...(onePipeArgv ? { onePipeArgv } : {}) };
 }
 
 export function shellFor(lookup: ShellLookup = currentLookup()): ShellInvocation {

@@ -30,9 +30,10 @@
  * forStdout / forStderr / jsonForStdout apply these only when the stream is
  * a terminal and the text holds a control character (with NO_COLOR set,
  * forStdout / forStderr drop the SGR sequences too: common/no-color.ts); the isatty check
- * (node:tty) is loaded on first need, never at startup.
+ * (libc's isatty when libc is open already, else node:tty) is made on first need, never at startup.
  */
 
+import { isattyIfLoaded } from "./libc.ts";
 import { noColorRequested, stripSgr } from "./no-color.ts";
 
 /** Longest SGR parameter string kept (`38;2;255;255;255;48;2;…`); longer ones are dropped. */
@@ -242,8 +243,11 @@ export function escapeJsonForTerminal(json: string): string {
 let stdoutTerminal: boolean | undefined;
 let stderrTerminal: boolean | undefined;
 
-/** isatty(2), loaded on first use: node:tty costs milliseconds of startup that --version must not pay. */
+/** isatty(3), on first use: node:tty costs milliseconds of startup that --version must not pay. */
 function isTerminal(fd: 1 | 2): boolean {
+  // libc's isatty where a mode has opened libc already (print, JSON: ≈1.4 ms and 1.2 MiB less than node:tty).
+  const viaLibc = isattyIfLoaded(fd);
+  if (viaLibc !== undefined) return viaLibc;
   const tty = require("node:tty") as typeof import("node:tty");
   return tty.isatty(fd);
 }

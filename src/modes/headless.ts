@@ -37,6 +37,7 @@ import { startPrintProgress, type PrintProgress } from "./print-progress.ts";
 import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
 import { setupHeadless } from "./setup.ts";
 import { queueStderr } from "../common/stderr.ts";
+import { startStartupTrace, traceStartup } from "../common/startup-trace.ts";
 import { SIGNAL_EXIT_CODES, watchSignals } from "./signals.ts";
 
 /** Turns a finished run into success or the error it stands for. */
@@ -60,6 +61,8 @@ export const HEADLESS_JIT_POLICY = 100;
 
 export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Promise<number> {
   Bun.unsafe.setJITPolicy(HEADLESS_JIT_POLICY);
+  startStartupTrace();
+  traceStartup("headless run");
   const output: HeadlessOutput = mode === "json" ? createJsonOutput() : createPrintOutput();
   const signals = watchSignals();
   const signal = signals.signal;
@@ -80,7 +83,9 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
     // The prompt may need an extension's tools, or be its slash command.
     await waitForExtensions(runtime, queueStderr, signal);
     if (signal.aborted) throw new InterruptedError();
+    traceStartup("extensions waited");
     const result = await runHeadlessPrompt({ runtime, signal, showEvent }, prompt);
+    traceStartup("prompt answered");
     if (result.kind === "display") output.display(result.extension, result.text);
     const error = resultError(result);
     if (error !== undefined) throw error;
@@ -99,6 +104,7 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   // A signal while zot waited for its stdout reader also counts: what was not taken is lost.
   const interrupted = signals.received();
   await cleanup.run((err) => queueStderr(`zot: warning: cleanup: ${errorMessage(err)}\n`));
+  traceStartup("cleanup done");
   signals.stop();
   if (interrupted !== undefined) {
     queueStderr("zot: interrupted\n");

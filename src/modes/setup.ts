@@ -69,6 +69,7 @@ import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import { loadConfig, type ZotConfig } from "../common/config.ts";
 import { zotPaths, type ZotPaths } from "../common/home.ts";
+import { traceStartup } from "../common/startup-trace.ts";
 import type { MainFlags } from "../cli/flags.ts";
 import type { ExtensionBridge, PermissionPolicy } from "../ext/bridge.ts";
 import type { ExtensionConnection } from "../ext/connection.ts";
@@ -219,6 +220,7 @@ function configReasoning(config: ZotConfig, warn: (text: string) => void): Headl
 export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup): Promise<HeadlessRuntime> {
   const { flags, options, warn } = input;
   const cwd = resolveWorkingDirectory(flags.cwd);
+  traceStartup("setup start");
   const paths = zotPaths();
   const { config, warnings: configWarnings } = loadConfig(paths.configFile);
   for (const warning of configWarnings) warn(`zot: warning: ${warning}\n`);
@@ -226,6 +228,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   for (const warning of catalog.warnings) warn(`zot: warning: ${warning}\n`);
   const { resolved, credential, missing = false, warnings: providerWarnings } = await resolveProvider(flags, config, catalog, paths, input.interactive?.allowMissingCredential === true);
   for (const warning of providerWarnings) warn(`zot: warning: ${warning}\n`);
+  traceStartup("config, catalog, provider and key");
   const reasoning = options.reasoning ?? configReasoning(config, warn);
   const autoCompact = options.autoCompact ?? config.auto_compact;
   // Connection setup (DNS, TCP, TLS) overlaps the rest of the setup.
@@ -255,6 +258,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
       onWarning: (message) => warn(`zot: warning: ${message}\n`),
     });
   });
+  traceStartup("trust, extensions, mcp, skills started");
   const child = input.swarmChild;
   const session = await openHeadlessSession({
     choice: child !== undefined && child.sessionsRoot === undefined ? { kind: "none" } : options.session,
@@ -270,6 +274,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     session.close();
     await session.pruned;
   });
+  traceStartup("session open");
   const system = await systemPrompt;
   const manager = await managerCreated;
   let extensions: HeadlessExtensions | undefined;
@@ -286,9 +291,11 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
     extensions = { manager, bridge };
   }
+  traceStartup("system prompt built");
   const bridge = extensions?.bridge;
   const swarm = child === undefined && wantsSwarm(config, options) ? await createRunSwarm(input, { cwd, paths, config, resolved, bridge, session, manager, trust }) : undefined;
 
+  traceStartup("swarm ready");
   const tools = await toolRegistry(options, await skillsFound);
   if (swarm !== undefined) {
     tools.register(swarm.tool);
@@ -361,6 +368,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
     });
     cleanup.add(() => bridge.sessionEnd("shutdown"));
   }
+  traceStartup("agent created");
   const launch: LaunchProvider = { provider: resolved.provider, apiKey: flags.apiKey, baseUrl: flags.baseUrl };
   return { cwd, agent, extensions, session, tools, extensionsStarted, mcp, launch, credentialMissing: missing, skills: await skillsFound, swarm, projectTrust: trust };
 }

@@ -26,6 +26,7 @@
  * caller's `connectHint`).
  */
 import { systemErrorCode } from "../common/errors.ts";
+import { traceStartupOnce } from "../common/startup-trace.ts";
 import { ERROR_BODY_LIMIT_BYTES, httpErrorLine, readCapped } from "./http-errors.ts";
 import {
   decideRetry,
@@ -289,6 +290,7 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
     const control = new AttemptControl(options.signal, limits);
     let response: Response;
     try {
+      traceStartupOnce("first model request");
       response = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "text/event-stream", ...options.headers },

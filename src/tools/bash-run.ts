@@ -1,7 +1,11 @@
 /**
  * Runs one shell argv for the `bash` tool: in its own process group (the
  * spawned process is the group leader, pgid = pid), stdin closed, stdout and
- * stderr read chunk by chunk with backpressure (the next chunk is read only
+ * stderr either ONE pipe (`onePipeArgv`, Linux: a pipe2 pipe given as both
+ * fds, so the output interleaves exactly as written, as the original's
+ * shared writer does; the shell runs without a merging wrapper) or two
+ * pipes (`argv`: the wrapper merges them itself; the fallback, and --jail,
+ * where stderr carries the sandbox's own messages), read chunk by chunk with backpressure (the next chunk is read only
  * after the previous one is captured, spill write included, and, while the
  * shell runs, only once zot's stdout has room: common/stdout.ts), so memory
  * stays bounded whatever the command prints and however slowly zot's own
@@ -15,7 +19,9 @@
  * "the group" is the shell's process tree, ended with taskkill /T /F
  * (common/platform.ts), and SIGTERM is as final as SIGKILL.
  */
+import { closeSync } from "node:fs";
 import { errorMessage } from "../common/errors.ts";
+import { cloexecPipe } from "../common/libc.ts";
 import { settledOrAborted } from "../common/abortable-wait.ts";
 import { ownGroupSpawnOptions } from "../common/platform.ts";
 import { signalGroup, trackSpawned } from "../common/process-tree.ts";
@@ -32,6 +38,8 @@ const MAX_STDERR_KEPT = 4096;
 
 export interface ShellRun {
   readonly argv: readonly string[];
+  /** Run instead of argv, with one pipe as stdout and stderr, where such a pipe can be made. */
+  readonly onePipeArgv?: readonly string[];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly signal: AbortSignal;
@@ -56,6 +64,14 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
 /** Reads a pipe chunk by chunk; the next read waits for onChunk to finish. */
 async function pump(stream: ReadableStream<Uint8Array>, onChunk: (bytes: Uint8Array) => Promise<void>, stopped: Promise<void>): Promise<void> {
   const reader = stream.getReader();
@@ -76,15 +92,21 @@ async function pump(stream: ReadableStream<Uint8Array>, onChunk: (bytes: Uint8Ar
 /** Spawns and runs to the end; a spawn failure is the error text. */
 export async function runShell(run: ShellRun): Promise<ShellEnd | { readonly spawnError: string }> {
   const started = performance.now();
-  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  const onePipe = run.onePipeArgv === undefined ? undefined : cloexecPipe();
+  let proc: Bun.Subprocess<"ignore", "pipe" | number, "pipe" | number>;
   try {
-    proc = Bun.spawn([...run.argv], {
-      cwd: run.cwd, env: run.env, stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    proc = Bun.spawn(onePipe === undefined ? [...run.argv] : [...run.onePipeArgv!], {
+      cwd: run.cwd, env: run.env, stdin: "ignore",
+      stdout: onePipe?.write ?? "pipe", stderr: onePipe?.write ?? "pipe",
       ...ownGroupSpawnOptions(),
       ...(run.verbatimArguments ? { windowsVerbatimArguments: true } : {}),
     });
   } catch (err) {
+    if (onePipe !== undefined) closeQuietly(onePipe.read);
     return { spawnError: errorMessage(err) };
+  } finally {
+    // The child has its copies (or none); EOF comes once it and its descendants close theirs.
+    if (onePipe !== undefined) closeQuietly(onePipe.write);
   }
   const pgid = proc.pid;
   trackSpawned(proc, { ownGroup: true });
@@ -129,7 +151,9 @@ export async function runShell(run: ShellRun): Promise<ShellEnd | { readonly spa
     return take(bytes);
   };
 
-  const drained = Promise.all([pump(proc.stdout, take, stopped), pump(proc.stderr, takeStderr, stopped)]);
+  const drained = onePipe !== undefined
+    ? pump(Bun.file(onePipe.read).stream(), take, stopped).finally(() => closeQuietly(onePipe.read))
+    : Promise.all([pump(proc.stdout as ReadableStream<Uint8Array>, take, stopped), pump(proc.stderr as ReadableStream<Uint8Array>, takeStderr, stopped)]);
 
   await proc.exited;
   // After the shell exits, give the pipe a moment (or, when killing, until SIGKILL has landed) to drain.

@@ -103,8 +103,9 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
   if (ctx.signal.aborted) return textOutcome(`$ ${command}\n\n[cancelled before start]`, true, { status: "cancelled" });
   const spillDir = options.spillDir ?? defaultSpillDir();
 
-  // POSIX: /bin/sh -c 'exec 2>&1; exec /bin/sh -c "$1"' zot-bash <command> (stderr merged inside the shell).
-  const { argv: shellArgv, shell } = shellInvocation(command);
+  // POSIX: /bin/sh -c <command> with one pipe as stdout and stderr; where no such pipe can be made (and under
+  // --jail), /bin/sh -c 'exec 2>&1; exec /bin/sh -c "$1"' zot-bash <command> (stderr merged inside the shell).
+  const { argv: shellArgv, shell, onePipeArgv } = shellInvocation(command);
   const plan = ctx.jailRoot === undefined ? undefined : await jailPlan(ctx, ctx.jailRoot, shellArgv, spillDir);
   if (plan !== undefined && !plan.ok) return blocked(plan.message, command);
 
@@ -112,6 +113,7 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
   try {
     end = await runShell({
       argv: plan?.argv ?? shellArgv,
+      ...(plan === undefined && onePipeArgv !== undefined ? { onePipeArgv } : {}),
       cwd: ctx.cwd,
       env: plan?.env ?? process.env,
       signal: ctx.signal,

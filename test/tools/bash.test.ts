@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createBashTool, formatDuration } from "../../src/tools/index.ts";
 import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
@@ -164,6 +164,46 @@ describe("bash: timeout and abort kill the process group", () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(outcome.isError).toBe(false);
     for (const pid of pidsIn(ctx.progress.join(""))) process.kill(pid, "SIGKILL");
+  });
+
+  test.if(process.platform === "linux")("Linux: one pipe is the shell's stdout and stderr, and zot keeps no end of it", async () => {
+    const ctx = makeContext(tempDir());
+    const pipeLinks = (): Set<string> => {
+      const links = new Set<string>();
+      for (const fd of readdirSync("/proc/self/fd")) {
+        try {
+          links.add(readlinkSync(`/proc/self/fd/${fd}`));
+        } catch {
+          // closed meanwhile
+        }
+      }
+      return links;
+    };
+    // fd 1 and 2 of the shell are the same pipe; the read end (close-on-exec) is not among its fds.
+    const outcome = await bash.execute({ command: "readlink /proc/$$/fd/1 /proc/$$/fd/2; ls /proc/$$/fd" }, ctx);
+    const lines = textOf(outcome).split("\n");
+    const [one, two] = [lines[2], lines[3]];
+    expect(one).toMatch(/^pipe:\[\d+\]$/);
+    expect(two).toBe(one);
+    expect(lines.slice(4, lines.indexOf("", 4))).toEqual(["0", "1", "2"]);
+    // Every call's pipe is closed on zot's side once the call is over (also with a background job still holding it).
+    const used = [one!];
+    for (let i = 0; i < 10; i++) {
+      const call = await bash.execute({ command: "readlink /proc/$$/fd/2; echo err >&2" }, ctx);
+      used.push(textOf(call).split("\n")[2]!);
+    }
+    const held = await bash.execute({ command: 'readlink /proc/$$/fd/1; sleep 20 & echo "pid:$!"' }, ctx);
+    used.push(textOf(held).split("\n")[2]!);
+    for (const pid of pidsIn(textOf(held))) process.kill(pid, "SIGKILL");
+    expect(used.every((link) => /^pipe:\[\d+\]$/.test(link))).toBe(true);
+    // Bun's stream closes its own duplicate of the read end asynchronously after a cancel: wait for that (bounded).
+    const stillOpen = (): string[] => {
+      const open = pipeLinks();
+      return used.map((link, i) => `${i}:${link}`).filter((_, i) => open.has(used[i]!));
+    };
+    const deadline = Date.now() + 5000;
+    while (stillOpen().length > 0 && Date.now() < deadline) await Bun.sleep(20);
+    expect(stillOpen()).toEqual([]);
   });
 });
 
