@@ -23,16 +23,13 @@ import { tightenPath, PRIVATE_DIR_MODE } from "../common/private.ts";
 import { forStderr } from "../common/terminal-text.ts";
 import type { AgentPersistence, CompactionPersistRecord } from "../agent/types.ts";
 import type { Message, Usage } from "../providers/types.ts";
-import {
-  SessionWriter,
-  forkSession,
-  latestSession,
-  listSessions,
-  pickSession,
-  pruneEmptySessions,
-  sessionDirForCwd,
-  type LoadedSession,
-} from "../session/index.ts";
+// Straight from the modules a new session uses, not the barrel (session/index.ts): listing, picking
+// and forking are loaded only when --continue / --resume / --fork asks (their own chunks), and the
+// barrel's import / rename / delete code stays out of the headless chunk.
+import type { LoadedSession } from "../session/load.ts";
+import { sessionDirForCwd } from "../session/paths.ts";
+import { pruneEmptySessions } from "../session/prune.ts";
+import { SessionWriter } from "../session/writer.ts";
 import type { SessionChoice } from "./options.ts";
 import { unlessAborted } from "./prompt-input.ts";
 
@@ -83,6 +80,7 @@ const NO_SESSION: HeadlessSession = {
 
 async function pickResumePath(input: SessionSetupInput): Promise<string | undefined> {
   // The choice may come from a pipe (`echo 2 | zot -p -r "…"`, as with the original zot); a closed or used-up stdin picks nothing.
+  const { listSessions, pickSession } = await import("../session/list.ts");
   const sessions = await listSessions(sessionDirForCwd(input.cwd, input.paths.sessions));
   if (sessions.length === 0) return undefined;
   // Titles and first prompts come from session files: sanitized on a terminal like every stderr line.
@@ -98,6 +96,7 @@ async function existingPath(input: SessionSetupInput): Promise<string | undefine
     case "path":
       return input.choice.path;
     case "continue": {
+      const { latestSession } = await import("../session/list.ts");
       const latest = await latestSession(input.cwd, input.paths.sessions);
       if (latest === undefined) input.warn("zot: no previous session in this directory; starting a new one\n");
       return latest?.path;
@@ -161,6 +160,7 @@ export async function openHeadlessSession(input: SessionSetupInput): Promise<Hea
   let loaded: LoadedSession | undefined;
   let writer: SessionWriter;
   if (input.choice.kind === "fork") {
+    const { forkSession } = await import("../session/fork.ts");
     ({ writer, loaded } = forkSession(input.choice.path, newSession));
     input.warn(`zot: forked ${input.choice.path} into ${writer.path}\n`);
     reportWarnings(loaded, input.warn);

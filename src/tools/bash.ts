@@ -24,7 +24,7 @@ import { shellFor, shellInvocation } from "../common/platform.ts";
 import { canonicalJailRoot, canonicalPath, isWithin } from "./paths.ts";
 import { runShell, type ShellEnd } from "./bash-run.ts";
 import { defaultSpillDir, MAX_SPILL_BYTES, scheduleSpillSweep } from "./bash-spill.ts";
-import { confine, type SandboxPlan } from "./sandbox.ts";
+import type { SandboxPlan } from "./sandbox.ts";
 import { formatBytes, guarded, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, parseToolArgs } from "./shared.ts";
 import { textOutcome, type Tool, type ToolContext, type ToolOutcome, type ToolStatus } from "./types.ts";
 
@@ -92,6 +92,8 @@ async function jailPlan(ctx: ToolContext, jailRoot: string, argv: string[], spil
   const root = await canonicalJailRoot(jailRoot);
   const cwd = await canonicalPath(ctx.cwd);
   if (!isWithin(root, cwd)) return { ok: false, message: `bash is refused under --jail: the working directory ${cwd} is outside the sandbox root ${root}.` };
+  // Loaded at the first jailed command (its own chunk): a run without --jail never loads the sandboxes.
+  const { confine } = await import("./sandbox.ts");
   return confine({ jailRoot: root, cwd, argv, env: process.env, privateDir: spillDir });
 }
 

@@ -10,7 +10,7 @@
  * the last instant are carried over to the new file and the result says so.
  */
 import * as v from "valibot";
-import { compactDiff, type Replacement } from "./diff.ts";
+import type { Replacement } from "./diff.ts";
 import { writeFileAtomic } from "../common/atomic.ts";
 import { assertUnchanged, carryLateAppends, FileChangedError, releaseSnapshot, rememberOwnWrite, takeSnapshot, type FileSnapshot } from "./file-snapshot.ts";
 import { checkToolPath, describeFsError } from "./paths.ts";
@@ -145,6 +145,8 @@ async function editSnapshot(
     if (err instanceof FileChangedError) return textOutcome(err.message, true, { details: { path: absolute, changed: true } });
     return textOutcome(describeFsError(err, path), true);
   }
+  // Loaded at the first edit (its own chunk): a run that never edits never loads it.
+  const { compactDiff } = await import("./diff.ts");
   const diff = compactDiff(original, plan.replacements);
   const note = carried > 0 ? `\n(note: ${carried} bytes another process appended to ${path} during the edit were kept at its end)` : "";
   return textOutcome(diff.text + note, false, {
