@@ -11,10 +11,11 @@
  * loads the diff, and --fork loads fork.ts.
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, cleanEnv } from "../support/binary.ts";
-import { removeTempDirs, tempDir } from "../support/temp.ts";
+import { cleanEnv } from "../support/binary.ts";
+import { type RecordedRun, recordLoads, splitBundle, staticClosure } from "../support/lazy-loads.ts";
+import { removeTempDirs } from "../support/temp.ts";
 import { useModeEnv, type ModeEnv } from "./helpers.ts";
 
 afterAll(removeTempDirs);
@@ -24,47 +25,21 @@ useModeEnv((created) => (env = created));
 
 const LAZY = /\/src\/(tools\/sandbox[^/]*|tools\/diff|session\/fork|session\/import|session\/manage)\.ts$/;
 
-/** Chunks `entry` imports statically (transitively). */
-function staticClosure(dir: string, entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const text = readFileSync(join(dir, file), "utf8");
-    for (const match of text.matchAll(/(?:import|export)\s*(?:[^"'();]*?\s*from\s*)?["']\.\/([^"']+)["']/g)) visit(match[1]!);
-  };
-  visit(entry);
-  return seen;
-}
-
 test("the sandboxes and session import are only in lazily imported chunks of the bundle", () => {
-  const out = tempDir("zot-lazy-bundle-");
-  const build = Bun.spawnSync([process.execPath, "build", join(REPO_ROOT, "src", "cli", "main.ts"), "--splitting", "--format=esm", "--minify", "--target=bun", "--outdir", out], { cwd: REPO_ROOT, stderr: "pipe" });
-  expect(build.exitCode).toBe(0);
-  const files = readdirSync(out).filter((file) => file.endsWith(".js"));
-  const holding = (marker: string): string[] => files.filter((file) => readFileSync(join(out, file), "utf8").includes(marker));
+  const { dir, holding } = splitBundle({ minify: true });
   // Strings only src/tools/sandbox-linux.ts, src/session/import.ts and src/modes/session-setup.ts hold.
   const lazyChunks = [...holding("Install bubblewrap (Debian"), ...holding("neither a session file (line 1 a meta row)")];
   expect(lazyChunks.length).toBeGreaterThanOrEqual(2);
   const setupChunks = holding("no previous session in this directory");
   expect(setupChunks).toHaveLength(1);
   for (const root of ["main.js", setupChunks[0]!]) {
-    const eager = staticClosure(out, root);
+    const eager = staticClosure(dir, root);
     for (const chunk of lazyChunks) expect(eager.has(chunk)).toBe(false);
   }
 });
 
-async function loadedLazyModules(args: readonly string[]): Promise<{ loaded: string[]; exitCode: number; stderr: string }> {
-  const log = join(env.base, `loads-${Math.random().toString(36).slice(2)}.txt`);
-  const proc = Bun.spawn([process.execPath, "--preload", join(REPO_ROOT, "test", "fixtures", "record-loads.ts"), join(REPO_ROOT, "src", "cli", "main.ts"), ...args], {
-    cwd: env.cwd,
-    env: cleanEnv(env.home, { LOAD_LOG: log, LOAD_FILTER: LAZY.source }),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [exitCode, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
-  const loaded = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((path) => path !== "").map((path) => path.slice(path.indexOf("/src/") + 1)) : [];
-  return { loaded: [...new Set(loaded)].sort(), exitCode, stderr };
+function loadedLazyModules(args: readonly string[]): Promise<RecordedRun> {
+  return recordLoads({ args, cwd: env.cwd, env: cleanEnv(env.home), logDir: env.base, filter: LAZY });
 }
 
 test("a print run loads no sandbox, diff, fork or import module until it needs one", async () => {
