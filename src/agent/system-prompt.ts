@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
-import { localDateParts } from "../common/local-time.ts";
+import { localDateText } from "../common/local-time.ts";
 
 export const DEFAULT_IDENTITY =
   "You are an expert coding assistant working inside zot, a terminal coding agent. " +
@@ -44,8 +44,7 @@ export interface SystemPromptOptions {
 
 /** Local calendar date as YYYY-MM-DD (common/local-time.ts: no ICU time zone data on the startup path). */
 export function formatPromptDate(date: Date): string {
-  const local = localDateParts(date);
-  return `${local.year}-${String(local.month).padStart(2, "0")}-${String(local.day).padStart(2, "0")}`;
+  return localDateText(date);
 }
 
 export function systemPromptFooter(cwd: string, date: Date): string {

@@ -75,7 +75,8 @@ export interface SpawnedChild {
   readonly stderrTail: Promise<string>;
 }
 
-function groupAlive(proc: ChildProcess): boolean {
+/** The child process has not exited yet. */
+export function childRunning(proc: ChildProcess): boolean {
   return proc.exitCode === null && proc.signalCode === null;
 }
 
@@ -148,10 +149,10 @@ export function startChild(options: ChildRunOptions): ChildRun {
   const endChild = (): void => {
     timers.push(
       setTimeout(() => {
-        if (!groupAlive(proc)) return;
+        if (!childRunning(proc)) return;
         signalGroup(proc.pid, "SIGTERM");
         signalGroup(proc.pid, "SIGCONT");
-        timers.push(setTimeout(() => groupAlive(proc) && signalGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS));
+        timers.push(setTimeout(() => childRunning(proc) && signalGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS));
       }, CANCEL_GRACE_MS),
     );
   };

@@ -20,19 +20,14 @@
  * failure (the run becomes `failed`).
  */
 import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
-import { goJsonStringify } from "../agent/events.ts";
+import { goJsonStringify, type UsageFields } from "../agent/events.ts";
 
 export const MAX_SWARM_LINE_BYTES = 8 * 1024 * 1024;
 
 export type SubagentStatus = "completed" | "failed" | "cancelled" | "timed_out";
 
-export interface SwarmUsage {
-  readonly input: number;
-  readonly output: number;
-  readonly cache_read: number;
-  readonly cache_write: number;
-  readonly cost_usd: number;
-}
+/** A run's usage on the wire: the JSON events' usage fields. */
+export type SwarmUsage = UsageFields;
 
 /** Everything the child needs to run one task (never on argv: it may hold a key). */
 export interface SwarmTask {

@@ -8,10 +8,12 @@
  * agent_run_id and `runs` counts the runs. readRunRecord() reads one back
  * (resume); listRunRecords() reads them all (newest first) for `zot agents`; reading
  * records replays no lifecycle event. A record of a zot that died mid-run
- * stays "running".
+ * stays "running". A file that is not JSON, or lacks a field (or has one of
+ * the wrong type), is not a record: a warning for `zot agents`, an error for resume.
  */
 import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import * as v from "valibot";
 import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import { ensurePrivateDirs, PRIVATE_FILE_MODE } from "../common/private.ts";
 
@@ -51,6 +53,30 @@ export function writeRunRecord(dir: string, record: RunRecord): boolean {
   }
 }
 
+const RunRecordSchema = v.looseObject({
+  agent_id: v.string(),
+  agent_run_id: v.string(),
+  name: v.string(),
+  agent: v.optional(v.string()),
+  description: v.string(),
+  prompt: v.string(),
+  parent_session_id: v.string(),
+  cwd: v.string(),
+  status: v.string(),
+  started: v.string(),
+  ended: v.optional(v.string()),
+  session_path: v.optional(v.string()),
+  error: v.optional(v.string()),
+  runs: v.optional(v.number()),
+  warm: v.optional(v.boolean()),
+});
+
+/** `text` as a run record (a JSON object with every RunRecord field of its type), else undefined. */
+function parseRecord(text: string): RunRecord | undefined {
+  const parsed = parseJson(text, MAX_JSON_DEPTH);
+  return parsed.ok && v.is(RunRecordSchema, parsed.value) ? (parsed.value as RunRecord) : undefined;
+}
+
 const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The record of `agentId`, or why there is none (a name that is no agent id never touches the disk). */
@@ -64,10 +90,9 @@ export function readRunRecord(dir: string, agentId: string): { readonly ok: true
     return { ok: false, error: `no subagent run recorded as ${agentId} (zot agents lists them)` };
   }
   if (text.length > MAX_RECORD_BYTES) return { ok: false, error: `${path}: over ${MAX_RECORD_BYTES} bytes` };
-  const parsed = parseJson(text, MAX_JSON_DEPTH);
-  const value = parsed.ok ? parsed.value : undefined;
-  if (typeof value !== "object" || value === null || (value as RunRecord).agent_id !== agentId) return { ok: false, error: `${path}: not a run record of ${agentId}` };
-  return { ok: true, record: value as RunRecord };
+  const record = parseRecord(text);
+  if (record?.agent_id !== agentId) return { ok: false, error: `${path}: not a run record of ${agentId}` };
+  return { ok: true, record };
 }
 
 export function listRunRecords(dir: string): { readonly records: RunRecord[]; readonly warnings: string[] } {
@@ -84,10 +109,9 @@ export function listRunRecords(dir: string): { readonly records: RunRecord[]; re
     try {
       const text = readFileSync(path, "utf8");
       if (text.length > MAX_RECORD_BYTES) throw new Error("too large");
-      const parsed = parseJson(text, MAX_JSON_DEPTH);
-      const value = parsed.ok ? parsed.value : undefined;
-      if (typeof value !== "object" || value === null || typeof (value as RunRecord).agent_id !== "string") throw new Error("not a run record");
-      records.push(value as RunRecord);
+      const record = parseRecord(text);
+      if (record === undefined) throw new Error("not a run record");
+      records.push(record);
     } catch (err) {
       warnings.push(`${path}: ${err instanceof Error ? err.message : String(err)}; skipped`);
     }

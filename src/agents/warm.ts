@@ -18,16 +18,12 @@
  */
 import { signalGroup } from "../common/process-tree.ts";
 import { encodeLine, type SwarmPrepare } from "./protocol.ts";
-import { sendToChild, spawnSwarmChild, type SpawnedChild } from "./child.ts";
+import { childRunning, sendToChild, spawnSwarmChild, type SpawnedChild } from "./child.ts";
 
 export interface WarmSpareOptions {
   readonly command: readonly string[];
   readonly cwd: string;
   readonly prepare: SwarmPrepare;
-}
-
-function alive(child: SpawnedChild): boolean {
-  return child.proc.exitCode === null && child.proc.signalCode === null;
 }
 
 export class WarmSpare {
@@ -40,7 +36,7 @@ export class WarmSpare {
   }
 
   get ready(): boolean {
-    return this.#spare !== undefined && alive(this.#spare);
+    return this.#spare !== undefined && childRunning(this.#spare.proc);
   }
 
   ensure(): void {
@@ -55,7 +51,7 @@ export class WarmSpare {
   take(): SpawnedChild | undefined {
     const spare = this.#spare;
     this.#spare = undefined;
-    return spare !== undefined && alive(spare) ? spare : undefined;
+    return spare !== undefined && childRunning(spare.proc) ? spare : undefined;
   }
 
   async close(): Promise<void> {

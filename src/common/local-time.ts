@@ -79,6 +79,25 @@ export function localDateParts(date: Date): LocalDateParts {
   };
 }
 
+function pad2(value: number): string {
+  return String(value).padStart(2, "0");
+}
+
+function dateText(local: LocalDateParts): string {
+  return `${local.year}-${pad2(local.month)}-${pad2(local.day)}`;
+}
+
+/** `date`'s local calendar date as YYYY-MM-DD. */
+export function localDateText(date: Date): string {
+  return dateText(localDateParts(date));
+}
+
+/** `date`'s local time as YYYY-MM-DD HH:MM. */
+export function localMinuteText(date: Date): string {
+  const local = localDateParts(date);
+  return `${dateText(local)} ${pad2(local.hours)}:${pad2(local.minutes)}`;
+}
+
 /** The local zone's offset from UTC at `epochMs`, in seconds east; undefined when not known for certain. */
 export function utcOffsetSeconds(epochMs: number): number | undefined {
   if (!Number.isFinite(epochMs)) return undefined;

@@ -35,10 +35,10 @@ export const API_KEY_ENVS: Readonly<Record<ProviderName, readonly string[]>> = {
 
 /** The variable a message names for a provider's key (its first one). */
 export const API_KEY_ENV: Readonly<Record<ProviderName, string | undefined>> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-  kimi: "KIMI_API_KEY",
-  ollama: undefined,
+  anthropic: API_KEY_ENVS.anthropic[0],
+  openai: API_KEY_ENVS.openai[0],
+  kimi: API_KEY_ENVS.kimi[0],
+  ollama: API_KEY_ENVS.ollama[0],
 };
 
 /** The first of `provider`'s key variables that is set (non-blank) in `env`, if any. */

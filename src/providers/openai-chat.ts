@@ -41,13 +41,6 @@ export interface OpenAiClientOptions extends ClientOptions {
 
 type JsonObject = Record<string, unknown>;
 
-function textOf(blocks: readonly ContentBlock[], separator: string): string {
-  return blocks
-    .filter((block): block is Extract<ContentBlock, { type: "text" }> => block.type === "text")
-    .map((block) => block.text)
-    .join(separator);
-}
-
 function userContent(blocks: readonly ContentBlock[]): string | JsonObject[] | undefined {
   const parts: JsonObject[] = [];
   for (const block of blocks) {

@@ -15,7 +15,7 @@ import { fstatSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
-import { localDateParts } from "../common/local-time.ts";
+import { localMinuteText } from "../common/local-time.ts";
 import { yieldToEventLoop } from "../common/yield.ts";
 import { zotPaths } from "../common/home.ts";
 import type { Usage } from "../providers/types.ts";
@@ -170,13 +170,8 @@ export interface PickerIO {
 
 const LABEL_WIDTH = 70;
 
-function pad2(value: number): string {
-  return String(value).padStart(2, "0");
-}
-
 export function localTime(at: Date): string {
-  const local = localDateParts(at);
-  return `${local.year}-${pad2(local.month)}-${pad2(local.day)} ${pad2(local.hours)}:${pad2(local.minutes)}`;
+  return localMinuteText(at);
 }
 
 /** One-line label of a session: its title, else its first user text. */

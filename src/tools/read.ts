@@ -209,13 +209,13 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
   const parsed = parseToolArgs("read", ReadArgs, rawArgs);
   if (!parsed.ok) return parsed.outcome;
   const { path } = parsed.value;
-  const offset = parsed.value.offset || undefined;
+  const offset = parsed.value.offset || 1;
   const limit = parsed.value.limit || undefined;
   if (ctx.jailRoot === undefined) {
     const absolute = resolveToolPath(ctx.cwd, path);
     const small = readSmallFile(absolute);
     if (small !== undefined) {
-      const request = { path, absolute, canonical: small.canonical, size: small.size, offset: offset ?? 1, limit: limit ?? undefined };
+      const request = { path, absolute, canonical: small.canonical, size: small.size, offset, limit };
       return outcomeFromHead(undefined, { head: small.head, eof: true }, request, ctx);
     }
   }
@@ -246,7 +246,7 @@ async function executeRead(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
       if (links > 1) return hardLinkRefusal(path, links);
     }
     const start = await readHead(handle, size);
-    return await outcomeFromHead(handle, start, { path, absolute, canonical, size, offset: offset ?? 1, limit: limit ?? undefined }, ctx);
+    return await outcomeFromHead(handle, start, { path, absolute, canonical, size, offset, limit }, ctx);
   } finally {
     // Not awaited: the outcome does not depend on it, and a read-only close cannot lose data.
     void handle.close().catch(() => undefined);
