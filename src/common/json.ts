@@ -101,3 +101,8 @@ export function valueTooDeep(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+/** A JSON object (not null, not an array): what a parsed value must be before its fields are read. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
-import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
+import { MAX_JSON_DEPTH, describeJsonProblem, parseJson, isPlainObject } from "../common/json.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
 
 export interface Catalog {
@@ -170,10 +170,6 @@ const USER_MODEL_FIELDS = {
 type UserModelField = keyof typeof USER_MODEL_FIELDS;
 type UserModel = { readonly id: string } & { -readonly [K in UserModelField]?: v.InferOutput<(typeof USER_MODEL_FIELDS)[K]> };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
@@ -181,7 +177,7 @@ function shown(value: unknown): string {
 
 /** One models.json entry, its invalid fields dropped with a warning each; undefined (warned) without a valid id. */
 function userModelOf(entry: unknown, at: string, fileLabel: string, warnings: string[]): UserModel | undefined {
-  if (!isRecord(entry)) {
+  if (!isPlainObject(entry)) {
     warnings.push(`${fileLabel}: field "${at}": expected an object with an "id"; entry skipped`);
     return undefined;
   }
@@ -234,9 +230,9 @@ function mergeUserModel(provider: ProviderName, providerKey: string, entry: User
 /** Merges a parsed models.json document into a catalog (pure). */
 export function applyModelsFile(catalog: Catalog, document: unknown, fileLabel = "models.json"): Catalog {
   const ignored = (problem: string): Catalog => ({ models: catalog.models, warnings: [...catalog.warnings, `ignoring ${fileLabel}: ${problem}`] });
-  if (!isRecord(document)) return ignored(`expected a JSON object at the top level, got ${shown(document)}`);
+  if (!isPlainObject(document)) return ignored(`expected a JSON object at the top level, got ${shown(document)}`);
   const { providers } = document;
-  if (!isRecord(providers)) return ignored(`field "providers": expected an object of provider sections, got ${shown(providers)}`);
+  if (!isPlainObject(providers)) return ignored(`field "providers": expected an object of provider sections, got ${shown(providers)}`);
   const models = [...catalog.models];
   const warnings = [...catalog.warnings];
   for (const [providerKey, section] of Object.entries(providers)) {
@@ -246,7 +242,7 @@ export function applyModelsFile(catalog: Catalog, document: unknown, fileLabel =
       continue;
     }
     const at = `providers.${providerKey}`;
-    if (!isRecord(section)) {
+    if (!isPlainObject(section)) {
       warnings.push(`${fileLabel}: field "${at}": expected an object with "models", got ${shown(section)}; ignored`);
       continue;
     }

@@ -9,11 +9,7 @@
  * deeper than MAX_VALUE_DEPTH becomes "{}" and is reported as replaced, so
  * nothing downstream ever walks an unbounded value.
  */
-import { jsonTextTooDeep, MAX_VALUE_DEPTH, parseJson, valueTooDeep } from "../common/json.ts";
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { jsonTextTooDeep, MAX_VALUE_DEPTH, parseJson, valueTooDeep, isPlainObject } from "../common/json.ts";
 
 /** The value written to the file for the argument text `text`. */
 export function argumentsForFile(text: string): Record<string, unknown> {

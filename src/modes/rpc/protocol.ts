@@ -17,7 +17,7 @@
  */
 import * as v from "valibot";
 import { goJsonStringify } from "../../agent/events.ts";
-import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../../common/json.ts";
+import { MAX_JSON_DEPTH, describeJsonProblem, parseJson, isPlainObject } from "../../common/json.ts";
 import { describeProblem, firstProblem } from "../../common/validation.ts";
 
 export const RPC_PROTOCOL_VERSION = 1;
@@ -91,17 +91,13 @@ function idOf(record: Readonly<Record<string, unknown>>): RpcRequestId | undefin
   return typeof id === "string" || typeof id === "number" ? id : undefined;
 }
 
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 export function parseCommandLine(line: string): ParsedLine {
   const json = parseJson(line, MAX_JSON_DEPTH);
   if (!json.ok) {
     return { kind: "invalid", problem: "malformed", command: "", id: undefined, error: `malformed JSON: ${describeJsonProblem(json.problem)}` };
   }
   const value = json.value;
-  if (!isRecord(value)) {
+  if (!isPlainObject(value)) {
     return { kind: "invalid", problem: "malformed", command: "", id: undefined, error: "malformed command: expected a JSON object" };
   }
   const type = typeof value.type === "string" ? value.type : "";
