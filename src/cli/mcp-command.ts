@@ -24,6 +24,7 @@ import { projectServersBlocked } from "./mcp-doctor-trust.ts";
 import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
 import { stdoutInterrupted } from "../common/stdout.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
+import { renderTable } from "./table.ts";
 
 const MCP_USAGE_HINT = "run 'zot mcp --help' for usage";
 const DEFAULT_DOCTOR_TIMEOUT_MS = 10_000;
@@ -62,12 +63,6 @@ function shellWord(word: string): string {
 
 function target(server: McpServerConfig): string {
   return server.url ?? [server.command ?? "", ...(server.args ?? [])].map(shellWord).join(" ");
-}
-
-function renderTable(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return `${rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd()).join("\n")}\n`;
 }
 
 async function loadFor(values: Values): Promise<{ servers: McpServerConfig[]; problems: string[] }> {

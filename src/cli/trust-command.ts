@@ -18,6 +18,7 @@ import { UsageError, ZotError } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { forStdout } from "../common/terminal-text.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
+import { renderTable } from "./table.ts";
 
 const TRUST_HELP = `usage: zot trust [dir]
        zot trust --list
@@ -115,8 +116,7 @@ async function list(): Promise<number> {
     const now = exists ? ((await currentFingerprint(dir)).fingerprint === entry.fingerprint ? "matches" : "changed") : "gone";
     rows.push([dir, entry.decision, entry.at.slice(0, 19).replace("T", " "), now]);
   }
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  await writeStdout(forStdout(`${rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n")}\n`));
+  await writeStdout(renderTable(rows));
   return 0;
 }
 
