@@ -88,7 +88,7 @@ async function trust(dir: string): Promise<number> {
     lines.push(`  ${item.name}  ${item.exec}  (${item.language})`);
     lines.push(`      hashed: ${item.files.join(", ")}`);
   }
-  await writeStdout(forStdout(`${lines.join("\n")}\n`));
+  await writeStdout(`${lines.join("\n")}\n`);
   return 0;
 }
 
@@ -96,7 +96,7 @@ async function untrust(dir: string): Promise<number> {
   const { forgetProject, trustStorePath, projectKey } = await import("../trust/index.ts");
   const { removed, warnings } = await forgetProject(trustStorePath(zotPaths().home), dir);
   for (const warning of warnings) await writeStderr(`zot: warning: ${warning}\n`);
-  if (removed) await writeStdout(forStdout(`untrusted ${projectKey(dir)}\n`));
+  if (removed) await writeStdout(`untrusted ${projectKey(dir)}\n`);
   else await writeStderr(forStdout(`${projectKey(dir)} was not recorded; nothing to do\n`));
   return 0;
 }
