@@ -12,7 +12,7 @@
  * reads on, and SIGINT / SIGTERM bound the last flush).
  * `--cwd <dir>` picks the project scope (default: the process cwd).
  */
-import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
+import { type ArgsDef, type CommandDef, defineCommand, runCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { didYouMean } from "../common/did-you-mean.ts";
@@ -22,6 +22,7 @@ import { createByteStreamSanitizer, forStdout, stdoutIsTerminal } from "../commo
 import { type ZotPaths, zotPaths } from "../common/home.ts";
 import { findInstalled, listInstalled, manifestName, type InstalledExtension, type ValidInstall } from "../ext/installed.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
+import { usageText } from "./usage-text.ts";
 
 const EXT_USAGE_HINT = "run 'zot ext --help' for usage";
 
@@ -315,12 +316,6 @@ function unknownExtCommand(name: string): UsageError {
 function findSubcommand(name: string): CommandDef<ArgsDef> | undefined {
   const key = ALIASES[name] ?? name;
   return Object.hasOwn(subCommands, key) ? subCommands[key] : undefined;
-}
-
-async function usageText(command: CommandDef<ArgsDef>, parent?: CommandDef<ArgsDef>): Promise<string> {
-  const rendered = (await renderUsage(command, parent)).replace(/[ \t]+$/gm, "");
-  const text = `${rendered}\n`;
-  return process.stdout.isTTY && !process.env.NO_COLOR ? text : Bun.stripANSI(text);
 }
 
 type ArgvCheck = "run" | "help";

@@ -15,7 +15,7 @@
  * never printed (they hold tokens). `--cwd <dir>` picks the project whose
  * .zot/mcp.json is read (default: the process cwd).
  */
-import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty";
+import { type ArgsDef, type CommandDef, defineCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { UsageError, ZotError } from "../common/errors.ts";
@@ -25,6 +25,7 @@ import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type
 import { stdoutInterrupted } from "../common/stdout.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 import { renderTable } from "./table.ts";
+import { usageText } from "./usage-text.ts";
 
 const MCP_USAGE_HINT = "run 'zot mcp --help' for usage";
 const DEFAULT_DOCTOR_TIMEOUT_MS = 10_000;
@@ -320,11 +321,6 @@ const mcpCommand = defineCommand({
 function findSubcommand(name: string): Subcommand | undefined {
   const key = ALIASES[name] ?? name;
   return Object.hasOwn(subCommands, key) ? subCommands[key] : undefined;
-}
-
-async function usageText(command: CommandDef<ArgsDef>, parent?: CommandDef<ArgsDef>): Promise<string> {
-  const text = `${(await renderUsage(command, parent)).replace(/[ \t]+$/gm, "")}\n`;
-  return process.stdout.isTTY && !process.env.NO_COLOR ? text : Bun.stripANSI(text);
 }
 
 /** A subcommand's usage; add's names the command that follows `--` (citty has no way to say it). */
