@@ -23,14 +23,14 @@ import { resolveZotHome, zotPaths } from "../common/home.ts";
 import { projectServersBlocked } from "./mcp-doctor-trust.ts";
 import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
 import { stdoutInterrupted } from "../common/stdout.ts";
+import { type HandledSignal, SIGNAL_EXIT_CODES } from "../modes/signals.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 import { renderTable } from "./table.ts";
 import { usageText } from "./usage-text.ts";
 
 const MCP_USAGE_HINT = "run 'zot mcp --help' for usage";
 const DEFAULT_DOCTOR_TIMEOUT_MS = 10_000;
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-const SIGNAL_NUMBERS: Readonly<Partial<Record<NodeJS.Signals, number>>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+const STOP_SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 const cwdArg = { type: "string", valueHint: "dir", description: "project directory whose .zot/mcp.json is used (default: current)" } as const;
 const nameArg = { type: "positional", required: true, description: "server name (the key in mcpServers)" } as const;
@@ -276,9 +276,9 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   const toCheck = chosen.filter((server) => notStarted(server) === undefined);
   // A signal closes every server before zot exits (they run in their own process groups: Ctrl+C does not reach them).
   const interrupt = new AbortController();
-  let stoppedBy: NodeJS.Signals | undefined;
+  let stoppedBy: HandledSignal | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    stoppedBy ??= signal;
+    stoppedBy ??= signal as HandledSignal; // only STOP_SIGNALS are listened to
     stdoutInterrupted();
     interrupt.abort();
   };
@@ -291,7 +291,7 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   }
   const entries = chosen.map((server) => ({ server: describeServer(server), report: reports.get(server.name), notStarted: notStarted(server) }));
   await writeStdout(values.json === true ? `${JSON.stringify({ servers: entries, problems }, null, 2)}\n` : renderDoctor(entries, problems));
-  if (stoppedBy !== undefined) return 128 + (SIGNAL_NUMBERS[stoppedBy] ?? 2);
+  if (stoppedBy !== undefined) return SIGNAL_EXIT_CODES[stoppedBy];
   const failed = [...reports.values()].some((report) => !report.ok);
   return failed || problems.length > 0 ? 1 : 0;
 }
