@@ -20,7 +20,6 @@ import type { JsonRpcMessage, McpTransport } from "./transport.ts";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const METHOD_NOT_FOUND = -32601;
-export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 
 const Id = v.union([v.string(), v.number()]);
@@ -88,10 +87,6 @@ export class JsonRpcClient {
   /** Why the connection closed; undefined while open. */
   get closedReason(): string | undefined {
     return this.#closedReason;
-  }
-
-  get pendingCount(): number {
-    return this.#pending.size;
   }
 
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
