@@ -26,6 +26,7 @@ import { stdoutInterrupted } from "../common/stdout.ts";
 import { type HandledSignal, SIGNAL_EXIT_CODES } from "../modes/signals.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 import { renderTable } from "./table.ts";
+import { timeoutFlagMs } from "./timeout-flag.ts";
 import { usageText } from "./usage-text.ts";
 
 const MCP_USAGE_HINT = "run 'zot mcp --help' for usage";
@@ -254,10 +255,7 @@ const doctorCommand = defineCommand({
 });
 
 async function runDoctorCommand({ values, positionals }: Parsed): Promise<number> {
-  const timeout = values.timeout === undefined ? DEFAULT_DOCTOR_TIMEOUT_MS : Number(values.timeout);
-  if (!(Number.isInteger(timeout) && timeout >= 1 && timeout <= 600_000)) {
-    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 600000 (got "${String(values.timeout)}")`, { flag: "--timeout" });
-  }
+  const timeout = timeoutFlagMs(typeof values.timeout === "string" ? values.timeout : undefined) ?? DEFAULT_DOCTOR_TIMEOUT_MS;
   const { servers, problems } = await loadFor(values);
   const only = positionals[0];
   const chosen = only === undefined ? servers : servers.filter((server) => server.name === only);
