@@ -12,7 +12,7 @@
  * reads on, and SIGINT / SIGTERM bound the last flush).
  * `--cwd <dir>` picks the project scope (default: the process cwd).
  */
-import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
+import { type ArgsDef, type CommandDef, defineCommand, runCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { didYouMean } from "../common/did-you-mean.ts";
@@ -22,6 +22,8 @@ import { createByteStreamSanitizer, forStdout, stdoutIsTerminal } from "../commo
 import { type ZotPaths, zotPaths } from "../common/home.ts";
 import { findInstalled, listInstalled, manifestName, type InstalledExtension, type ValidInstall } from "../ext/installed.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
+import { timeoutFlagMs } from "./timeout-flag.ts";
+import { usageText } from "./usage-text.ts";
 
 const EXT_USAGE_HINT = "run 'zot ext --help' for usage";
 
@@ -271,10 +273,7 @@ const testCommand = defineCommand({
     timeout: { type: "string", valueHint: "ms", description: "bound on each tool, command and ready wait (default 10000; zot allows tools 60000)" },
   },
   async run({ args }) {
-    const timeout = args.timeout === undefined ? undefined : Number(args.timeout);
-    if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 600_000)) {
-      throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 600000 (got "${args.timeout}")`);
-    }
+    const timeout = timeoutFlagMs(args.timeout);
     const [{ runConformance }, { reportJson, reportText }, { guardProcessTree }, { ZOT_SEMVER }] = await Promise.all([
       import("../ext/conformance/run.ts"), import("../ext/conformance/report.ts"), import("../common/process-tree.ts"), import("../common/version.ts"),
     ]);
@@ -315,12 +314,6 @@ function unknownExtCommand(name: string): UsageError {
 function findSubcommand(name: string): CommandDef<ArgsDef> | undefined {
   const key = ALIASES[name] ?? name;
   return Object.hasOwn(subCommands, key) ? subCommands[key] : undefined;
-}
-
-async function usageText(command: CommandDef<ArgsDef>, parent?: CommandDef<ArgsDef>): Promise<string> {
-  const rendered = (await renderUsage(command, parent)).replace(/[ \t]+$/gm, "");
-  const text = `${rendered}\n`;
-  return process.stdout.isTTY && !process.env.NO_COLOR ? text : Bun.stripANSI(text);
 }
 
 type ArgvCheck = "run" | "help";

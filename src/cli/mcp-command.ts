@@ -15,7 +15,7 @@
  * never printed (they hold tokens). `--cwd <dir>` picks the project whose
  * .zot/mcp.json is read (default: the process cwd).
  */
-import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty";
+import { type ArgsDef, type CommandDef, defineCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { UsageError, ZotError } from "../common/errors.ts";
@@ -23,12 +23,15 @@ import { resolveZotHome, zotPaths } from "../common/home.ts";
 import { projectServersBlocked } from "./mcp-doctor-trust.ts";
 import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
 import { stdoutInterrupted } from "../common/stdout.ts";
+import { type HandledSignal, SIGNAL_EXIT_CODES } from "../modes/signals.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
+import { renderTable } from "./table.ts";
+import { timeoutFlagMs } from "./timeout-flag.ts";
+import { usageText } from "./usage-text.ts";
 
 const MCP_USAGE_HINT = "run 'zot mcp --help' for usage";
 const DEFAULT_DOCTOR_TIMEOUT_MS = 10_000;
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-const SIGNAL_NUMBERS: Readonly<Partial<Record<NodeJS.Signals, number>>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+const STOP_SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 const cwdArg = { type: "string", valueHint: "dir", description: "project directory whose .zot/mcp.json is used (default: current)" } as const;
 const nameArg = { type: "positional", required: true, description: "server name (the key in mcpServers)" } as const;
@@ -62,12 +65,6 @@ function shellWord(word: string): string {
 
 function target(server: McpServerConfig): string {
   return server.url ?? [server.command ?? "", ...(server.args ?? [])].map(shellWord).join(" ");
-}
-
-function renderTable(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return `${rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd()).join("\n")}\n`;
 }
 
 async function loadFor(values: Values): Promise<{ servers: McpServerConfig[]; problems: string[] }> {
@@ -258,10 +255,7 @@ const doctorCommand = defineCommand({
 });
 
 async function runDoctorCommand({ values, positionals }: Parsed): Promise<number> {
-  const timeout = values.timeout === undefined ? DEFAULT_DOCTOR_TIMEOUT_MS : Number(values.timeout);
-  if (!(Number.isInteger(timeout) && timeout >= 1 && timeout <= 600_000)) {
-    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 600000 (got "${String(values.timeout)}")`, { flag: "--timeout" });
-  }
+  const timeout = timeoutFlagMs(typeof values.timeout === "string" ? values.timeout : undefined) ?? DEFAULT_DOCTOR_TIMEOUT_MS;
   const { servers, problems } = await loadFor(values);
   const only = positionals[0];
   const chosen = only === undefined ? servers : servers.filter((server) => server.name === only);
@@ -280,9 +274,9 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   const toCheck = chosen.filter((server) => notStarted(server) === undefined);
   // A signal closes every server before zot exits (they run in their own process groups: Ctrl+C does not reach them).
   const interrupt = new AbortController();
-  let stoppedBy: NodeJS.Signals | undefined;
+  let stoppedBy: HandledSignal | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    stoppedBy ??= signal;
+    stoppedBy ??= signal as HandledSignal; // only STOP_SIGNALS are listened to
     stdoutInterrupted();
     interrupt.abort();
   };
@@ -295,7 +289,7 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   }
   const entries = chosen.map((server) => ({ server: describeServer(server), report: reports.get(server.name), notStarted: notStarted(server) }));
   await writeStdout(values.json === true ? `${JSON.stringify({ servers: entries, problems }, null, 2)}\n` : renderDoctor(entries, problems));
-  if (stoppedBy !== undefined) return 128 + (SIGNAL_NUMBERS[stoppedBy] ?? 2);
+  if (stoppedBy !== undefined) return SIGNAL_EXIT_CODES[stoppedBy];
   const failed = [...reports.values()].some((report) => !report.ok);
   return failed || problems.length > 0 ? 1 : 0;
 }
@@ -325,11 +319,6 @@ const mcpCommand = defineCommand({
 function findSubcommand(name: string): Subcommand | undefined {
   const key = ALIASES[name] ?? name;
   return Object.hasOwn(subCommands, key) ? subCommands[key] : undefined;
-}
-
-async function usageText(command: CommandDef<ArgsDef>, parent?: CommandDef<ArgsDef>): Promise<string> {
-  const text = `${(await renderUsage(command, parent)).replace(/[ \t]+$/gm, "")}\n`;
-  return process.stdout.isTTY && !process.env.NO_COLOR ? text : Bun.stripANSI(text);
 }
 
 /** A subcommand's usage; add's names the command that follows `--` (citty has no way to say it). */

@@ -18,6 +18,7 @@ import { UsageError, ZotError } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { forStdout } from "../common/terminal-text.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
+import { renderTable } from "./table.ts";
 
 const TRUST_HELP = `usage: zot trust [dir]
        zot trust --list
@@ -87,7 +88,7 @@ async function trust(dir: string): Promise<number> {
     lines.push(`  ${item.name}  ${item.exec}  (${item.language})`);
     lines.push(`      hashed: ${item.files.join(", ")}`);
   }
-  await writeStdout(forStdout(`${lines.join("\n")}\n`));
+  await writeStdout(`${lines.join("\n")}\n`);
   return 0;
 }
 
@@ -95,7 +96,7 @@ async function untrust(dir: string): Promise<number> {
   const { forgetProject, trustStorePath, projectKey } = await import("../trust/index.ts");
   const { removed, warnings } = await forgetProject(trustStorePath(zotPaths().home), dir);
   for (const warning of warnings) await writeStderr(`zot: warning: ${warning}\n`);
-  if (removed) await writeStdout(forStdout(`untrusted ${projectKey(dir)}\n`));
+  if (removed) await writeStdout(`untrusted ${projectKey(dir)}\n`);
   else await writeStderr(forStdout(`${projectKey(dir)} was not recorded; nothing to do\n`));
   return 0;
 }
@@ -115,8 +116,7 @@ async function list(): Promise<number> {
     const now = exists ? ((await currentFingerprint(dir)).fingerprint === entry.fingerprint ? "matches" : "changed") : "gone";
     rows.push([dir, entry.decision, entry.at.slice(0, 19).replace("T", " "), now]);
   }
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  await writeStdout(forStdout(`${rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n")}\n`));
+  await writeStdout(renderTable(rows));
   return 0;
 }
 

@@ -20,7 +20,6 @@ import type { JsonRpcMessage, McpTransport } from "./transport.ts";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const METHOD_NOT_FOUND = -32601;
-export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 
 const Id = v.union([v.string(), v.number()]);
@@ -88,10 +87,6 @@ export class JsonRpcClient {
   /** Why the connection closed; undefined while open. */
   get closedReason(): string | undefined {
     return this.#closedReason;
-  }
-
-  get pendingCount(): number {
-    return this.#pending.size;
   }
 
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
@@ -165,6 +160,12 @@ export class JsonRpcClient {
     return pending;
   }
 
+  /** The pending request a response's id names (ids are zot's integers; a string id is read as one). */
+  #takeAnswered(rawId: string | number | null): Pending | undefined {
+    const id = typeof rawId === "number" ? rawId : Number(rawId);
+    return rawId !== null && Number.isSafeInteger(id) ? this.#take(id) : undefined;
+  }
+
   #receive(message: JsonRpcMessage): void {
     try {
       if ("method" in message) {
@@ -176,24 +177,26 @@ export class JsonRpcClient {
         }
         return;
       }
-      const failed = "error" in message ? v.safeParse(ErrorResponseSchema, message) : undefined;
-      const succeeded = failed === undefined ? v.safeParse(ResultResponseSchema, message) : undefined;
-      if (failed?.success === false || succeeded?.success === false || !("result" in message || "error" in message)) {
-        const issue = failed?.success === false ? failed.issues[0] : succeeded?.success === false ? succeeded.issues[0] : undefined;
+      const invalid = (issue: { readonly message: string } | undefined): void =>
         this.#handlers.onProblem?.(`invalid JSON-RPC message: ${issue?.message ?? "neither result nor error"}`);
+      // A response nobody waits for (any more) is a late answer to a request that timed out or was cancelled: dropped.
+      if ("error" in message) {
+        const failed = v.safeParse(ErrorResponseSchema, message);
+        if (!failed.success) return invalid(failed.issues[0]);
+        const { id, error } = failed.output;
+        const pending = this.#takeAnswered(id);
+        if (pending === undefined) {
+          if (id === null) this.#handlers.onProblem?.(`error without id: ${error.message}`);
+          return;
+        }
+        const { name } = this.#handlers;
+        pending.reject(new ZotError("mcp_error", `mcp server ${name} answered ${pending.method} with error ${error.code}: ${error.message}`, { server: name, method: pending.method, code: error.code }));
         return;
       }
-      const rawId = failed?.success === true ? failed.output.id : succeeded?.success === true ? succeeded.output.id : null;
-      const id = typeof rawId === "number" ? rawId : Number(rawId);
-      const pending = rawId !== null && Number.isSafeInteger(id) ? this.#take(id) : undefined;
-      if (pending === undefined) {
-        if (failed?.success === true && rawId === null) this.#handlers.onProblem?.(`error without id: ${failed.output.error.message}`);
-        return; // A late answer to a request that timed out or was cancelled.
-      }
-      if (failed?.success === true) {
-        const { code, message: text } = failed.output.error;
-        pending.reject(new ZotError("mcp_error", `mcp server ${this.#handlers.name} answered ${pending.method} with error ${code}: ${text}`, { server: this.#handlers.name, method: pending.method, code }));
-      } else if (succeeded?.success === true) pending.resolve(succeeded.output.result);
+      const succeeded = v.safeParse(ResultResponseSchema, message);
+      if (!succeeded.success) return invalid(succeeded.issues[0]);
+      if (!("result" in message)) return invalid(undefined);
+      this.#takeAnswered(succeeded.output.id)?.resolve(succeeded.output.result);
     } catch (err) {
       this.#handlers.onProblem?.(`handler failed: ${errorMessage(err)}`);
     }

@@ -28,7 +28,7 @@ import { ZotError, errorMessage } from "../common/errors.ts";
 import type { Tool, ToolContext, ToolOutcome, ToolStatus } from "../tools/types.ts";
 import type { McpServerConfig } from "./config.ts";
 import { ProgressLines } from "./progress.ts";
-import { McpSession } from "./session.ts";
+import { McpSession, type ListedTools } from "./session.ts";
 import { createHttpTransport } from "./http-transport.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { DefinitionBudget, defaultPrefix, mapCallResult, mcpTool, toolDefinitions, type McpToolDefinition, type SkippedTool } from "./tools.ts";
@@ -209,11 +209,8 @@ export class McpManager {
       await session.initialize(boundMs, abort);
       const listed = await Promise.race([session.listTools(), rejectOnAbort(abort)]);
       if (abort.aborted) throw abort.reason;
-      const { definitions, problems, skipped } = toolDefinitions(name, server.config.prefix ?? defaultPrefix(name), listed.tools, this.#budget);
-      const listProblems = listed.problems.map((text) => `mcp server ${name}: ${text}`);
-      server.skipped = skipped;
-      server.problems = listProblems;
-      for (const problem of [...listProblems, ...problems]) this.#warnLine(server, problem);
+      const { definitions, problems } = this.#define(server, listed);
+      for (const problem of [...server.problems, ...problems]) this.#warnLine(server, problem);
       if (transport instanceof StdioTransport) transport.note(`ready in ${Date.now() - started} ms: ${definitions.length} tool(s)`);
       if (server.state !== "starting") return; // it exited meanwhile
       server.state = "ready";
@@ -233,6 +230,15 @@ export class McpManager {
       }
       await server.transport?.close().catch(() => undefined);
     }
+  }
+
+  /** The definitions of a tools/list answer (the budget charged, `previousBytes` given back); records the server's skipped tools and list problems. */
+  #define(server: Server, listed: ListedTools, previousBytes = 0): { definitions: McpToolDefinition[]; problems: string[] } {
+    const { name, prefix } = server.config;
+    const { definitions, problems, skipped } = toolDefinitions(name, prefix ?? defaultPrefix(name), listed.tools, this.#budget, previousBytes);
+    server.skipped = skipped;
+    server.problems = listed.problems.map((text) => `mcp server ${name}: ${text}`);
+    return { definitions, problems };
   }
 
   #warnLine(server: Server, problem: string): void {
@@ -272,12 +278,9 @@ export class McpManager {
           const listed = await server.session!.listTools();
           if (server.state !== "ready") return;
           const previous = server.definitions;
-          const { name } = server.config;
-          const { definitions, problems, skipped } = toolDefinitions(name, server.config.prefix ?? defaultPrefix(name), listed.tools, this.#budget, previous.reduce((sum, d) => sum + d.bytes, 0));
+          const { definitions, problems } = this.#define(server, listed, previous.reduce((sum, d) => sum + d.bytes, 0));
           for (const problem of problems) this.#warnLine(server, problem);
           server.definitions = definitions;
-          server.skipped = skipped;
-          server.problems = listed.problems.map((text) => `mcp server ${name}: ${text}`);
           // Every previous tool leaves and the new list joins: a changed schema or description is picked up too.
           this.#emit(server, definitions, previous.map((definition) => definition.zotName));
         } catch (err) {
