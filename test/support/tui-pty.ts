@@ -32,6 +32,8 @@ import { type ScreenCounts, XtermScreen } from "./xterm-screen.ts";
 
 /** Bound for every wait: generous, the machine is shared and has 2 cores. */
 export const WAIT_MS = 15_000;
+/** Quiet time after zot exited that means its last write was read (exitCode). */
+const EXIT_QUIET_MS = 50;
 const POLL_MS = 15;
 
 export interface TuiStartOptions {
@@ -257,11 +259,22 @@ export class TuiPty {
     ].join("\n");
   }
 
-  /** The exit code once zot exits by itself (SIGKILL after `timeoutMs`). */
+  /**
+   * The exit code once zot exits by itself (SIGKILL after `timeoutMs`), with
+   * everything it wrote read: the child may exit before the PTY reader got
+   * its last write (the PTY reports no EOF until it is closed), so this waits
+   * for EXIT_QUIET_MS without new bytes (at most 2 s) before it settles.
+   */
   async exitCode(timeoutMs = WAIT_MS): Promise<number> {
     const timer = setTimeout(() => this.proc.kill("SIGKILL"), timeoutMs);
     const code = await this.proc.exited;
     clearTimeout(timer);
+    const until = performance.now() + 2_000;
+    let seen: number;
+    do {
+      seen = this.#raw.length;
+      await Bun.sleep(EXIT_QUIET_MS);
+    } while (this.#raw.length !== seen && performance.now() < until);
     await this.settle();
     return code;
   }
