@@ -89,7 +89,6 @@ export class Renderer {
   #preparedLines: readonly string[] = [];
   /** Width the live region was drawn at; 0 before the first frame. */
   #drawnWidth = 0;
-  #drawnHeight = 0;
   /** The terminal cursor, relative to the live region's first row. */
   #cursorRow = 0;
   /** Its column; -1 when unknown (where the shell left it, or after writing a row). */
@@ -317,7 +316,6 @@ export class Renderer {
     this.#shown = lines;
     this.#shownCursor = cursor;
     this.#drawnWidth = width;
-    this.#drawnHeight = height;
     this.#extent = Math.max(this.#extent, lines.length);
     this.#lastFrameAt = performance.now();
     this.#write(out);
