@@ -38,6 +38,7 @@ import {
   HIDE_CURSOR,
   prepareLine,
   rowsAboveCursorAfterReflow,
+  SGR_RESET,
   SHOW_CURSOR,
   SYNC_OFF,
   SYNC_ON,
@@ -382,8 +383,6 @@ export class Renderer {
     return out;
   }
 }
-
-const SGR_RESET = "\x1b[0m";
 
 /**
  * When `line` is `drawn` (without its closing SGR reset) plus more text, the
