@@ -99,7 +99,7 @@ export class Renderer {
   /**
    * xterm.js reflow only: the cursor's row (`head`) and the rows below it down to `end` are one
    * auto-wrapped line on screen (rows head+1..end carry the terminal's "wrapped" flag), so a resize
-   * leaves them alone (see #chainRows). Relative to the live region's first row, like #cursorRow.
+   * leaves them alone (see #writeRows). Relative to the live region's first row, like #cursorRow.
    */
   #chain: { head: number; end: number; intact: boolean } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
