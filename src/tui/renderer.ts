@@ -366,8 +366,9 @@ export class Renderer {
         const line = lines[i]!;
         if (i < below.length && below[i] === line) continue;
         // CSI K right of column 0 keeps the flag (a blank row gets one space first); a full row needs no erase.
-        const text = Bun.stringWidth(line) === 0 ? ` ${line}` : line;
-        out += this.#moveTo(i) + (Bun.stringWidth(text) < width ? text + ERASE_LINE : text);
+        const columns = Bun.stringWidth(line);
+        const text = columns === 0 ? ` ${line}` : line;
+        out += this.#moveTo(i) + (Math.max(1, columns) < width ? text + ERASE_LINE : text);
         this.#cursorCol = -1;
       }
     } else {
