@@ -38,6 +38,7 @@ import {
   HIDE_CURSOR,
   prepareLine,
   rowsAboveCursorAfterReflow,
+  SGR_RESET,
   SHOW_CURSOR,
   SYNC_OFF,
   SYNC_ON,
@@ -89,7 +90,6 @@ export class Renderer {
   #preparedLines: readonly string[] = [];
   /** Width the live region was drawn at; 0 before the first frame. */
   #drawnWidth = 0;
-  #drawnHeight = 0;
   /** The terminal cursor, relative to the live region's first row. */
   #cursorRow = 0;
   /** Its column; -1 when unknown (where the shell left it, or after writing a row). */
@@ -99,7 +99,7 @@ export class Renderer {
   /**
    * xterm.js reflow only: the cursor's row (`head`) and the rows below it down to `end` are one
    * auto-wrapped line on screen (rows head+1..end carry the terminal's "wrapped" flag), so a resize
-   * leaves them alone (see #chainRows). Relative to the live region's first row, like #cursorRow.
+   * leaves them alone (see #writeRows). Relative to the live region's first row, like #cursorRow.
    */
   #chain: { head: number; end: number; intact: boolean } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -317,7 +317,6 @@ export class Renderer {
     this.#shown = lines;
     this.#shownCursor = cursor;
     this.#drawnWidth = width;
-    this.#drawnHeight = height;
     this.#extent = Math.max(this.#extent, lines.length);
     this.#lastFrameAt = performance.now();
     this.#write(out);
@@ -367,8 +366,9 @@ export class Renderer {
         const line = lines[i]!;
         if (i < below.length && below[i] === line) continue;
         // CSI K right of column 0 keeps the flag (a blank row gets one space first); a full row needs no erase.
-        const text = Bun.stringWidth(line) === 0 ? ` ${line}` : line;
-        out += this.#moveTo(i) + (Bun.stringWidth(text) < width ? text + ERASE_LINE : text);
+        const columns = Bun.stringWidth(line);
+        const text = columns === 0 ? ` ${line}` : line;
+        out += this.#moveTo(i) + (Math.max(1, columns) < width ? text + ERASE_LINE : text);
         this.#cursorCol = -1;
       }
     } else {
@@ -384,8 +384,6 @@ export class Renderer {
     return out;
   }
 }
-
-const SGR_RESET = "\x1b[0m";
 
 /**
  * When `line` is `drawn` (without its closing SGR reset) plus more text, the

@@ -70,8 +70,11 @@ export class Chat {
   #text: TextItem | undefined;
   #thinking: TextItem | undefined;
   #inTurn = false;
-  /** Bumped whenever a tool card changes (the Ctrl+O view re-reads toolOutputs on change). */
+  /** Bumped when a card is added or reports a change, and on reset (the Ctrl+O view re-reads toolOutputs on change). */
   #toolChanges = 0;
+  readonly #toolChanged = (): void => {
+    this.#toolChanges += 1;
+  };
   /** Characters streamed in the current model response (text, thinking, arguments): the live output estimate. */
   streamedChars = 0;
 
@@ -84,7 +87,6 @@ export class Chat {
   }
 
   event(event: AgentEvent): void {
-    if (event.type.startsWith("tool_") || event.type === "turn_end") this.#toolChanges += 1;
     switch (event.type) {
       case "turn_start":
         this.#inTurn = true;
@@ -212,7 +214,6 @@ export class Chat {
 
   /** The operation ended: whatever is still open is finished as it stands (a tool that never reported is cancelled). */
   settle(): void {
-    this.#toolChanges += 1;
     this.#endTurn(true);
     for (const card of this.#tools.values()) card.finish({ text: "", isError: true, status: "cancelled" }, this.#options.now());
     this.#tools.clear();
@@ -308,7 +309,8 @@ export class Chat {
   #tool(id: string, name: string): ToolCard {
     const known = this.#tools.get(id);
     if (known !== undefined) return known;
-    const card = new ToolCard(id, name);
+    const card = new ToolCard(id, name, this.#toolChanged);
+    this.#toolChanges += 1;
     this.#tools.set(id, card);
     this.#history.push(card);
     if (this.#history.length > 200) this.#history.shift();

@@ -71,8 +71,12 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
 export function builtinCommand(name: string, runtime?: HeadlessRuntime): BuiltinCommand | undefined {
   const lower = name.toLowerCase();
   const found = BUILTIN_COMMANDS.find((command) => command.name === lower || (command.aliases ?? []).includes(lower));
-  if (found?.yieldsToExtension === true && runtime?.extensions?.manager.registry.command(found.name) !== undefined) return undefined;
-  return found;
+  return found === undefined || yields(found, runtime) ? undefined : found;
+}
+
+/** A built-in that yields to extensions, when an extension of `runtime` holds its name. */
+function yields(command: BuiltinCommand, runtime: HeadlessRuntime | undefined): boolean {
+  return command.yieldsToExtension === true && runtime?.extensions?.manager.registry.command(command.name) !== undefined;
 }
 
 /** Every command for the slash popup: built-ins in catalog order, then the extensions' commands. */
@@ -81,7 +85,7 @@ export function commandEntries(runtime: HeadlessRuntime): CommandEntry[] {
   const extensionCommands = registry?.commands() ?? [];
   const shadowed = registry?.qualifiedCommands() ?? [];
   return [
-    ...BUILTIN_COMMANDS.filter((command) => command.hidden !== true && builtinCommand(command.name, runtime) !== undefined).map((command) => ({ name: command.name, description: command.description })),
+    ...BUILTIN_COMMANDS.filter((command) => command.hidden !== true && !yields(command, runtime)).map((command) => ({ name: command.name, description: command.description })),
     ...extensionCommands.map((command) => ({ name: command.name, description: command.description, extension: command.extension })),
     ...shadowed.map(({ invokeAs, command }) => ({ name: invokeAs, description: command.description, extension: command.extension })),
   ];

@@ -20,7 +20,9 @@ export function sessionTreeLines(sessions: readonly SessionSummary[], currentPat
   const children = new Map<string, SessionSummary[]>();
   for (const session of byStart) {
     if (session.parent === undefined || !ids.has(session.parent)) continue;
-    children.set(session.parent, [...(children.get(session.parent) ?? []), session]);
+    const siblings = children.get(session.parent);
+    if (siblings === undefined) children.set(session.parent, [session]);
+    else siblings.push(session);
   }
   const lines: string[] = [];
   const shown = new Set<string>();

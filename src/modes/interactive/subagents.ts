@@ -21,12 +21,18 @@ export interface TrackedSubagent {
   readonly description: string;
   readonly agent: string | undefined;
   readonly started: number;
-  tool: string | undefined;
-  /** The child's tool calls running now (id → name); `tool` is the newest. */
+  /** The child's tool calls running now (id → name, oldest first; currentTool: the newest). */
   readonly tools: Map<string, string>;
   status: "running" | "completed" | "failed" | "cancelled" | "timed_out";
   error: string | undefined;
   ended: number | undefined;
+}
+
+/** The tool the subagent is running now (its newest running call), if any. */
+export function currentTool(run: TrackedSubagent): string | undefined {
+  let newest: string | undefined;
+  for (const name of run.tools.values()) newest = name;
+  return newest;
 }
 
 export class SubagentTracker {
@@ -57,7 +63,6 @@ export class SubagentTracker {
         description: event.description,
         agent: event.agent,
         started: this.#now(),
-        tool: undefined,
         tools: new Map(),
         status: "running",
         error: undefined,
@@ -70,7 +75,6 @@ export class SubagentTracker {
       if (inner.type === "tool_call" && typeof inner.name === "string") run.tools.set(String(inner.id), inner.name);
       else if (inner.type === "tool_result") run.tools.delete(String(inner.id));
       else return;
-      run.tool = [...run.tools.values()].at(-1);
     } else if (event.type === "subagent_stop") {
       const run = this.#running.get(event.agent_run_id);
       if (run === undefined) return;
@@ -78,7 +82,6 @@ export class SubagentTracker {
       run.status = event.status;
       run.error = event.error;
       run.ended = this.#now();
-      run.tool = undefined;
       run.tools.clear();
       this.#finished.unshift(run);
       this.#finished.length = Math.min(this.#finished.length, MAX_FINISHED);
@@ -92,11 +95,12 @@ export class SubagentTracker {
     if (running.length === 0) return [];
     const shown = running.slice(-MAX_LIVE_ROWS);
     const lines = shown.map((run) => {
+      const tool = currentTool(run);
       const parts = [
         `agent ${run.agent ?? run.agentId}`,
         displayText(run.description).replace(/\s+/g, " "),
         formatElapsed(now - run.started),
-        ...(run.tool !== undefined ? [displayText(run.tool)] : []),
+        ...(tool !== undefined ? [displayText(tool)] : []),
       ];
       return fitWidth(`${theme.spinner(spinnerFrame(now))} ${theme.muted(parts.join(" · "))}`, width);
     });

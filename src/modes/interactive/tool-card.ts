@@ -14,7 +14,8 @@
  * with a "[… earlier output not kept …]" line. fullOutput (Ctrl+O) heads
  * each call with its name, its state in words (preparing, running…,
  * finished, failed, cancelled, timed out, blocked) and its key argument,
- * and is cached until the call changes. Text is sanitized on arrival
+ * and is cached until the call changes (each change is reported to the
+ * constructor's onChange). Text is sanitized on arrival
  * (displayText: only SGR and "\n" survive). Pure state + rendering; time
  * comes in as a parameter.
  */
@@ -68,9 +69,13 @@ export class ToolCard {
   #endedAt: number | undefined;
   #full: string[] | undefined;
 
-  constructor(id: string, name: string) {
+  readonly #onChange: () => void;
+
+  /** `onChange` is called whenever fullOutput's answer changes (the Ctrl+O view re-reads on it). */
+  constructor(id: string, name: string, onChange: () => void = () => {}) {
     this.id = id;
     this.name = name;
+    this.#onChange = onChange;
   }
 
   get finished(): boolean {
@@ -98,7 +103,6 @@ export class ToolCard {
     this.#changed();
   }
 
-
   finish(result: { readonly text: string; readonly isError: boolean; readonly status?: ToolStatus; readonly details?: Readonly<Record<string, unknown>> }, now: number): void {
     this.phase = "done";
     this.#startedAt ??= now;
@@ -121,6 +125,7 @@ export class ToolCard {
 
   #changed(): void {
     this.#full = undefined;
+    this.#onChange();
   }
 
   /** The state in words, without a running clock (the viewer re-reads only on change). */

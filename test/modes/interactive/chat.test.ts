@@ -112,6 +112,36 @@ describe("chat model", () => {
     expect(chat.toolOutputs().join("\n")).toContain("line 2");
   });
 
+  test("toolRevision moves when what toolOutputs returns changes, and only then", () => {
+    const { chat, send } = setup();
+    let revision = chat.toolRevision;
+    const moved = (): boolean => {
+      const was = revision;
+      revision = chat.toolRevision;
+      return revision !== was;
+    };
+    send({ type: "turn_start", step: 1 }, { type: "tool_use_start", id: "t1", name: "bash" });
+    expect(moved()).toBe(true);
+    let outputs = chat.toolOutputs().join("\n");
+    // Argument deltas that leave the preview as it was (no key argument parses yet), a guard, a text delta: nothing to re-read.
+    send({ type: "tool_use_args", id: "t1", delta: '{"comm' }, { type: "tool_use_args", id: "t1", delta: "an" });
+    send({ type: "text_delta", delta: "x" });
+    expect(chat.toolOutputs().join("\n")).toBe(outputs);
+    expect(moved()).toBe(false);
+    send({ type: "tool_call", id: "t1", name: "bash", args: { command: "npm test" } });
+    expect(moved()).toBe(true);
+    send({ type: "tool_guard", id: "t1", waiting: true });
+    expect(moved()).toBe(false);
+    send({ type: "tool_progress", id: "t1", text: "line 1\n" });
+    expect(moved()).toBe(true);
+    outputs = chat.toolOutputs().join("\n");
+    expect(outputs).toContain("line 1");
+    send({ type: "tool_result", id: "t1", is_error: false, content: [{ type: "text", text: "done" }], status: "completed" });
+    expect(moved()).toBe(true);
+    expect(chat.toolOutputs().join("\n")).not.toBe(outputs);
+    expect(chat.unfinishedTools()).toEqual([]);
+  });
+
   test("a blocked call names the extension and the reason; a failed one is an error", () => {
     const { send, text } = setup();
     send(

@@ -14,7 +14,7 @@ import { zotPaths } from "../../../common/home.ts";
 import { ListDialog, formatElapsed } from "../../../tui/index.ts";
 import type { BuiltinCommand, CommandHost } from "../command-types.ts";
 import { ReadingView } from "../reading-view.ts";
-import type { TrackedSubagent } from "../subagents.ts";
+import { currentTool, type TrackedSubagent } from "../subagents.ts";
 
 export const MAX_LISTED = 50;
 
@@ -27,9 +27,10 @@ interface AgentRow {
 }
 
 function liveRow(run: TrackedSubagent, record: Readonly<Record<string, unknown>> | undefined): AgentRow {
+  const tool = currentTool(run);
   const now = Date.now();
   const elapsed = formatElapsed((run.ended ?? now) - run.started);
-  const status = run.status === "running" ? `running ${elapsed}${run.tool !== undefined ? ` · ${run.tool}` : ""}` : `${run.status} after ${elapsed}`;
+  const status = run.status === "running" ? `running ${elapsed}${tool !== undefined ? ` · ${tool}` : ""}` : `${run.status} after ${elapsed}`;
   return {
     key: run.agentRunId,
     label: run.agent ?? run.agentId,
@@ -41,7 +42,7 @@ function liveRow(run: TrackedSubagent, record: Readonly<Record<string, unknown>>
         ...(run.agent !== undefined ? [`definition: ${run.agent}`] : []),
         `status: ${run.status}`,
         `elapsed: ${formatElapsed((run.ended ?? Date.now()) - run.started)}`,
-        ...(run.tool !== undefined ? [`current tool: ${run.tool}`] : []),
+        ...(tool !== undefined ? [`current tool: ${tool}`] : []),
         ...(run.error !== undefined ? [`error: ${run.error}`] : []),
         `description: ${run.description}`,
         ...(record !== undefined ? recordLines(record, ["agent_id", "agent_run_id", "agent", "status", "description", "error"]) : []),
