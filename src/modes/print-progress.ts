@@ -17,6 +17,7 @@ import { writeSync } from "node:fs";
 import type { AgentEvent } from "../agent/events.ts";
 import { setStderrInterjection } from "../common/stderr.ts";
 import { stderrIsTerminal } from "../common/terminal-text.ts";
+import { inCi } from "../common/ci.ts";
 
 export const PROGRESS_AFTER_MS = 3_000;
 const REDRAW_MS = 1_000;
@@ -28,12 +29,6 @@ export interface PrintProgress {
   event(event: AgentEvent): void;
   /** Erases the line and ends the timer; idempotent. */
   stop(): void;
-}
-
-/** True when `CI` says this is a CI run. */
-export function inCi(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
-  const value = (env.CI ?? "").trim().toLowerCase();
-  return value !== "" && value !== "0" && value !== "false";
 }
 
 /** A tool name as shown on the line: printable characters only, bounded. */

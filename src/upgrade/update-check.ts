@@ -20,12 +20,11 @@ import { fetchText } from "./download.ts";
 import { parseReleaseManifest } from "./manifest.ts";
 import { releaseBaseUrl, releaseFileUrl } from "./release-url.ts";
 import { compareVersions } from "./versions.ts";
+import { inCi } from "../common/ci.ts";
 
 export const UPDATE_CHECK_TIMEOUT_MS = 4_000;
 export const CACHE_TTL_MS = 12 * 60 * 60 * 1000;
 export const UPDATE_CHECK_FILE = "update-check.json";
-
-const CI_VARIABLES = ["CI", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "CIRCLECI", "TF_BUILD", "JENKINS_URL", "TEAMCITY_VERSION"];
 
 export interface UpdateCheckRequest {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -38,10 +37,7 @@ export interface UpdateCheckRequest {
 export function updateCheckAllowed(request: Pick<UpdateCheckRequest, "env" | "fromSource">): boolean {
   const { env } = request;
   if (request.fromSource || env.ZOT_NO_UPDATE_CHECK === "1") return false;
-  return !CI_VARIABLES.some((name) => {
-    const value = env[name];
-    return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
-  });
+  return !inCi(env);
 }
 
 function cachedLatest(path: string, now: number): string | undefined {

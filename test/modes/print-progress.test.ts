@@ -11,7 +11,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROGRESS_AFTER_MS, inCi } from "../../src/modes/print-progress.ts";
+import { PROGRESS_AFTER_MS } from "../../src/modes/print-progress.ts";
+import { inCi } from "../../src/common/ci.ts";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
 import { WAIT_MS } from "../support/tui-pty.ts";
 import { useModeEnv, type ModeEnv } from "./helpers.ts";
@@ -161,6 +162,8 @@ describe("a failing slow run", () => {
 describe("inCi", () => {
   test("CI set to anything but empty, 0 or false", () => {
     expect([undefined, "", "0", "false", "FALSE", "true", "1", "yes"].map((CI) => inCi({ CI }))).toEqual([false, false, false, false, false, true, true, true]);
+    // The other CI systems' variables count too (the same rule as the update check's).
+    expect([inCi({ GITHUB_ACTIONS: "true" }), inCi({ JENKINS_URL: "http://ci" }), inCi({ GITLAB_CI: "false" })]).toEqual([true, true, false]);
   });
 });
 
