@@ -25,7 +25,7 @@ import type { ZotPaths } from "../common/home.ts";
 import type { DiscoveryReport } from "../ext/discovery.ts";
 import type { ExtensionManager } from "../ext/manager.ts";
 import {
-  type ProjectTrustStatus, describeChanges, projectTrustStatus, readTrustStore, recordDecision, trustStorePath, trustedByEnv,
+  type ProjectTrustStatus, describeChanges, recordDecision, trustStorePath, trustedByEnv,
 } from "../trust/index.ts";
 
 /** trust: record and start; once: start, not recorded; skip: record "denied"; dismiss: neither (Esc). */
@@ -141,20 +141,13 @@ export class ProjectTrust {
     const { inherited, flagTrust, env } = this.#options;
     if (inherited !== undefined || flagTrust || trustedByEnv(env)) return undefined;
     // Lazy: the fingerprint bridge imports the host's exec resolution.
-    const { reportFingerprint } = await import("../ext/project-trust.ts");
-    const current = reportFingerprint(this.#options.cwd, report);
-    const file = trustStorePath(this.#options.paths.home);
-    let store;
-    try {
-      store = readTrustStore(file);
-    } catch (err) {
-      store = { projects: {}, text: undefined, warning: `${errorMessage(err)}; treated as nothing trusted` };
-    }
-    if (store.warning !== undefined && !this.#storeWarned) {
+    const { currentProjectTrust } = await import("../ext/project-trust.ts");
+    const { status, warning } = await currentProjectTrust(this.#options.cwd, this.#options.paths, report);
+    if (warning !== undefined && !this.#storeWarned) {
       this.#storeWarned = true;
-      this.#options.warn(`zot: warning: ${store.warning}\n`);
+      this.#options.warn(`zot: warning: ${warning}\n`);
     }
-    return projectTrustStatus(store, this.#options.cwd, current);
+    return status;
   }
 
   async #decide(status: ProjectTrustStatus | undefined, mayAsk: boolean): Promise<boolean> {
