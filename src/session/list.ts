@@ -11,8 +11,7 @@
  * the chat screen's picker shows what resuming restores: restored.ts). Listing never repairs session files, and files
  * that are not sessions are left out.
  */
-import { fstatSync, statSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { fstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { localMinuteText } from "../common/local-time.ts";
@@ -115,11 +114,17 @@ export function sessionHead(path: string): SessionHead {
   });
 }
 
-/** Session files (names ending .jsonl) in `dir`; [] when the directory does not exist. */
+/**
+ * Session files (names ending .jsonl) in `dir`; [] when the directory does
+ * not exist. The listing is synchronous (one directory of one cwd): an
+ * asynchronous readdir would start the runtime's fs worker threads in a
+ * print run that needs no other asynchronous file work (pruning calls this
+ * at every session start; docs/benchmarks.md, "Sixth pass").
+ */
 export async function sessionFiles(dir: string): Promise<string[]> {
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = readdirSync(dir);
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return [];
     throw new SessionError("unreadable", dir, `cannot list sessions (${systemErrorCode(err) ?? "error"})`, {}, { cause: err });

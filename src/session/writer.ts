@@ -30,6 +30,7 @@ import { join, resolve } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { ensurePrivateDirs, PRIVATE_FILE_MODE, tightenFd } from "../common/private.ts";
+import { randomUuid } from "../common/uuid.ts";
 import { ZOT_VERSION } from "../common/version.ts";
 import { emptyUsage, type Message, type Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
@@ -162,7 +163,7 @@ export class SessionWriter {
     }
     const started = options.now ?? new Date();
     for (let attempt = 1; ; attempt++) {
-      const id = crypto.randomUUID();
+      const id = randomUuid();
       const path = join(dir, sessionFileName(started, id));
       const meta: SessionMeta = {
         id,

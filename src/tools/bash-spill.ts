@@ -7,7 +7,7 @@
  * MAX_SPILL_BYTES, the HEAD of the output; the writer reports how much it
  * saved and whether it stopped at the cap. Spill files older than
  * SPILL_MAX_AGE_MS are removed by a sweep that runs once per process, in the
- * background, when the bash tool is created (never for --version/--help);
+ * background, from the bash tool's first command (scheduleSpillSweep);
  * the sweep also removes old files of the same name pattern that earlier
  * versions left directly in $TMPDIR, and old `jail-tmp-*` directories (the
  * macOS sandbox's per-command temp dirs) that a killed zot left behind. The
@@ -15,7 +15,7 @@
  * tool may open them under --jail.
  */
 import { lstat, open, readdir, realpath, rm, unlink, type FileHandle } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { tempDirectory } from "../common/user-dirs.ts";
 import { join } from "node:path";
 import { resolveZotHome } from "../common/home.ts";
 import { errorMessage } from "../common/errors.ts";
@@ -23,7 +23,7 @@ import { ensureOwnPrivateDir } from "../common/private.ts";
 
 /** Most bytes one spill file keeps (64 MiB): the first part of the output. */
 export const MAX_SPILL_BYTES = 64 * 1024 * 1024;
-/** Spill files older than this (3 days, by mtime) are removed at startup. */
+/** Spill files older than this (3 days, by mtime) are removed by the first bash command of a run. */
 export const SPILL_MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
 
 const SPILL_NAME = /^zot-bash-[0-9a-f]{12}\.log$/;
@@ -153,6 +153,6 @@ export function scheduleSpillSweep(dir: string | undefined): void {
   const target = dir ?? defaultSpillDir();
   if (sweptDirs.has(target)) return;
   sweptDirs.add(target);
-  const dirs = dir === undefined ? [target, tmpdir()] : [target];
+  const dirs = dir === undefined ? [target, tempDirectory()] : [target];
   setTimeout(() => void sweepSpillFiles(dirs).catch(() => undefined), 0);
 }

@@ -104,6 +104,8 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
   const timeoutSeconds = parsed.value.timeout ?? 0;
   if (ctx.signal.aborted) return textOutcome(`$ ${command}\n\n[cancelled before start]`, true, { status: "cancelled" });
   const spillDir = options.spillDir ?? defaultSpillDir();
+  // Stale spill files are swept by a run's first command, not when the tools are built: a run without bash never lists $TMPDIR.
+  scheduleSpillSweep(options.spillDir);
 
   // POSIX: /bin/sh -c <command> with one pipe as stdout and stderr; where no such pipe can be made (and under
   // --jail), /bin/sh -c 'exec 2>&1; exec /bin/sh -c "$1"' zot-bash <command> (stderr merged inside the shell).
@@ -156,7 +158,6 @@ async function executeBash(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
 }
 
 export function createBashTool(options: BashToolOptions = {}): Tool {
-  scheduleSpillSweep(options.spillDir);
   return {
     name: "bash",
     description: `Run a shell command (${shellFor().description}). stdout and stderr are merged.`,

@@ -3,7 +3,8 @@
  * byte for byte; 1 GiB of fast output keeps zot's memory bounded and leaves
  * one capped 0600 spill file in $ZOT_HOME/tmp (0700) that the result
  * describes; --json progress is coalesced; spill files older than three days
- * are swept by a run that builds the tools, never by --version or --help.
+ * are swept by a run's first bash command, never by a run without one,
+ * --version or --help.
  */
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -87,7 +88,7 @@ test.if(process.platform === "linux")("--json: live output of a flood is coalesc
   expect(run.maxRss).toBeLessThan(200 * 1024 * 1024);
 }, 30_000);
 
-test("spill files older than three days are swept by a run, not by --version or --help", async () => {
+test("spill files older than three days are swept by a run's first bash command, not by a run without one, --version or --help", async () => {
   const tmp = join(env.base, "systmp");
   const spillDir = join(env.home, "tmp");
   mkdirSync(tmp);
@@ -110,6 +111,11 @@ test("spill files older than three days are swept by a run, not by --version or 
   expect(existsSync(oldSpill) && existsSync(oldLegacy)).toBe(true);
 
   env.server.enqueue({ type: "text", text: "hello", delayMs: 100 });
+  expect((await env.run(["-p", "hi", ...env.providerArgs()], { env: { TMPDIR: tmp } })).code).toBe(0);
+  expect(existsSync(oldSpill) && existsSync(oldLegacy)).toBe(true);
+
+  env.server.enqueue({ type: "tool_calls", calls: [{ id: "toolu_1", name: "bash", arguments: { command: "true" } }] });
+  env.server.enqueue({ type: "text", text: "done", delayMs: 100 });
   const result = await env.run(["-p", "hi", ...env.providerArgs()], { env: { TMPDIR: tmp } });
   expect(result.code).toBe(0);
   expect(existsSync(oldSpill)).toBe(false);
