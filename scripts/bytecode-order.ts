@@ -13,6 +13,8 @@
  * scripts/bench/session.ts runs it). Routes, most common first:
  *   print        `-p go`: 3 rounds of bash, read, write and edit, then "done"
  *   json         the same with `--json`
+ *   ext-tool     `-p go --ext test/fixtures/extensions/py-hello`: 3 rounds
+ *                of its Python tool `weather` (skipped without python3)
  *   commands     `--version`, `--help`, `ext list`
  *   interactive  the chat screen in a PTY (test/support/tui-pty.ts): a
  *                prompt, its answer, `/quit`
@@ -35,6 +37,7 @@ const HEADER = "v2";
 const FILE_TEXT = "alpha beta gamma\ndelta epsilon zeta\neta theta iota\n";
 const ROUND_TOOLS = 3;
 const RUN_TIMEOUT_MS = 60_000;
+const PY_HELLO = join(import.meta.dir, "..", "test", "fixtures", "extensions", "py-hello");
 
 interface Options {
   readonly binary: string | undefined;
@@ -71,6 +74,16 @@ function toolRounds(): ScriptedReply[] {
       ["edit", { path: file, edits: [{ oldText: "two", newText: "zwei" }] }],
     ];
     for (const [name, args] of calls) replies.push({ type: "tool_calls", calls: [{ id: `toolu_${round}_${name}`, name, arguments: args }] });
+  }
+  replies.push({ type: "text", text: "done" });
+  return replies;
+}
+
+/** The extension route's script: the Python fixture's tool a few rounds, then the answer. */
+function extensionRounds(): ScriptedReply[] {
+  const replies: ScriptedReply[] = [];
+  for (let round = 1; round <= ROUND_TOOLS; round++) {
+    replies.push({ type: "tool_calls", calls: [{ id: `toolu_${round}_weather`, name: "weather", arguments: { city: "Oslo" } }] });
   }
   replies.push({ type: "text", text: "done" });
   return replies;
@@ -191,6 +204,8 @@ async function main(): Promise<void> {
     const rounds = toolRounds();
     await recorder.run("print", ["-p", "go", ...recorder.providerArgs(rounds.length)], rounds);
     await recorder.run("json", ["--json", "go", ...recorder.providerArgs(rounds.length)], rounds);
+    if (Bun.which("python3") === null) console.log("ext-tool     skipped: no python3 on PATH");
+    else await recorder.run("ext-tool", ["-p", "go", "--ext", PY_HELLO, ...recorder.providerArgs(4)], extensionRounds());
     await recorder.run("version", ["--version"]);
     await recorder.run("help", ["--help"]);
     await recorder.run("ext-list", ["ext", "list"]);
