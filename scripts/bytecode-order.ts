@@ -16,8 +16,9 @@
  *   ext-tool     `-p go --ext test/fixtures/extensions/py-hello`: 3 rounds
  *                of its Python tool `weather` (skipped without python3)
  *   commands     `--version`, `--help`, `ext list`
- *   interactive  the chat screen in a PTY (test/support/tui-pty.ts): a
- *                prompt, its answer, `/quit`
+ *   interactive  the chat screen in a PTY (test/support/tui-pty.ts, whose
+ *                cleanEnv adds TERM and the update-check switch): a
+ *                prompt, its answer, the turn's end, `/quit`
  * Merging: one file, `v2` and then each route's lines in route order, a
  * line already listed by an earlier route left out (Bun's own reading of
  * several files: the first file that lists a function places it).
@@ -37,6 +38,8 @@ const HEADER = "v2";
 const FILE_TEXT = "alpha beta gamma\ndelta epsilon zeta\neta theta iota\n";
 const ROUND_TOOLS = 3;
 const RUN_TIMEOUT_MS = 60_000;
+/** The chat screen's status-bar spinner while a turn runs (test/modes/tui-chat.ts). */
+const SPINNER = /[\u2801-\u28ff]/;
 const PY_HELLO = join(import.meta.dir, "..", "test", "fixtures", "extensions", "py-hello");
 
 interface Options {
@@ -157,8 +160,8 @@ async function recordInteractive(recorder: Recorder): Promise<void> {
     tui.type("go");
     tui.press("enter");
     await tui.waitForText("forty-two");
-    // The answer is on screen once the turn ended; wait for the idle editor before quitting.
-    await tui.waitFor(() => recorder.server.pending() === 0 || undefined, "the reply to be used");
+    // Then the turn's end: the status bar's spinner (braille) gone.
+    await tui.waitFor(() => !tui.screen.screen().some((row) => SPINNER.test(row)), "the turn to end (no spinner)");
     tui.type("/quit");
     tui.press("enter");
     const code = await tui.exitCode();
