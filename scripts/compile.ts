@@ -4,13 +4,19 @@
  * minified, bytecode-compiled, version baked in ("<semver> (<commit>,
  * <date>)"), and sealed against the user's environment: the binary never
  * autoloads a bunfig.toml, .env, tsconfig.json or package.json at run time.
+ * The bytecode is laid out by scripts/bytecode-order.txt when that file
+ * exists (`bun build --bytecode-order`: the functions zot's common routes
+ * use first; `npm run bytecode-order` records it), for every target alike;
+ * `bytecodeOrder: false` builds without it, a list of files by those.
  * compileZot writes exactly `outfile` (the caller picks a temp name and
  * renames it); on failure it removes what it wrote and returns Bun's output.
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 export const REPO_ROOT = join(import.meta.dir, "..");
+/** Written by scripts/bytecode-order.ts; a stale profile still applies (changed functions land in the cold part). */
+export const BYTECODE_ORDER_FILE = join(REPO_ROOT, "scripts", "bytecode-order.txt");
 
 export interface BuildStamp {
   readonly semver: string;
@@ -42,17 +48,22 @@ export interface CompileRequest {
   readonly releaseTarget?: string;
   /** Inherit stdout/stderr (true) or capture them into the result (false). */
   readonly inheritOutput: boolean;
+  /** Order files, most common route first; false: none (the recording build); default: BYTECODE_ORDER_FILE if it exists. */
+  readonly bytecodeOrder?: false | readonly string[];
 }
 
 export type CompileResult = { readonly ok: true } | { readonly ok: false; readonly exitCode: number | null; readonly output: string };
 
 export function compileZot(request: CompileRequest): CompileResult {
   mkdirSync(dirname(request.outfile), { recursive: true });
+  const orderFiles = request.bytecodeOrder ?? (existsSync(BYTECODE_ORDER_FILE) ? [BYTECODE_ORDER_FILE] : false);
   const args = [
     process.execPath, "build", join(REPO_ROOT, "src", "cli", "main.ts"),
     "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
     // Each run is short: stay in the interpreter longer before JIT tiers (≈4 MB less RSS, a few ms less).
     "--compile-jit-policy=10",
+    // One profile serves every --target (hashes of the functions' syntax, not addresses).
+    ...(orderFiles === false || orderFiles.length === 0 ? [] : [`--bytecode-order=${orderFiles.join(",")}`]),
     "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
     "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
     "--define", `ZOT_BUILD_VERSION=${JSON.stringify(request.stamp.version)}`,

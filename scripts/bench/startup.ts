@@ -12,6 +12,9 @@
  * a Bun.spawnSync timed with performance.now(); peak RSS is the child's
  * rusage maxRSS (free: no /usr/bin/time wrapper). Target: ratio ≤ 2x.
  * Usage: bun scripts/bench/startup.ts [RUNS]
+ * (ZOT_BENCH_ZOT=<binary> measures another build; ZOT_BENCH_BEFORE=<binary>
+ * adds that build's rows to the same run, interleaved with the others: a
+ * before/after comparison under the same load.)
  */
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +24,8 @@ import { type SummaryRow, REPO_ROOT, fmt, machineLine, median, percentile, print
 const RUNS = Number(process.argv[2] ?? 30);
 const WARMUPS = 3;
 const TARGET = 2;
-const ZOT = join(REPO_ROOT, "dist", "zot");
+const ZOT = process.env.ZOT_BENCH_ZOT ?? join(REPO_ROOT, "dist", "zot");
+const BEFORE = process.env.ZOT_BENCH_BEFORE;
 const BUILD_FLAGS = [
   "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
   "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
@@ -67,7 +71,7 @@ function once(c: Case, env: Record<string, string>, cwd: string, record: boolean
   if (proc.resourceUsage) c.rssBytes.push(proc.resourceUsage.maxRSS);
 }
 
-ensureZot();
+if (process.env.ZOT_BENCH_ZOT === undefined) ensureZot();
 const scratch = tempDir("zot-bench-startup-");
 const home = tempDir("zot-bench-home-");
 const cwd = tempDir("zot-bench-cwd-");
@@ -75,10 +79,11 @@ const hello = buildHello(scratch);
 const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home, TERM: "dumb" };
 
 const floor: Case = { label: "hello-world (floor)", argv: [hello], wallMs: [], rssBytes: [] };
-const cases: Case[] = [
-  { label: "zot --version", argv: [ZOT, "--version"], wallMs: [], rssBytes: [] },
-  { label: "zot ext list", argv: [ZOT, "ext", "list"], wallMs: [], rssBytes: [] },
-];
+const builds: [string, string][] = BEFORE === undefined ? [["", ZOT]] : [[" (before)", BEFORE], [" (after)", ZOT]];
+const cases: Case[] = builds.flatMap(([suffix, binary]) => [
+  { label: `zot --version${suffix}`, argv: [binary, "--version"], wallMs: [], rssBytes: [] },
+  { label: `zot ext list${suffix}`, argv: [binary, "ext", "list"], wallMs: [], rssBytes: [] },
+]);
 const all = [floor, ...cases];
 for (let i = 0; i < WARMUPS; i++) for (const c of all) once(c, env, cwd, false);
 for (let i = 0; i < RUNS; i++) for (const c of all) once(c, env, cwd, true);

@@ -6,7 +6,11 @@
  * "Fourth pass"); off, each call is one boolean check. Only a run that
  * called startStartupTrace() traces (print and JSON: never the chat
  * screen, whose terminal these lines would scribble on); the variable is
- * read there, never at import time.
+ * read there, never at import time. After the "prompt answered" line a
+ * binary built with a bytecode order (scripts/bytecode-order.txt) adds
+ * `zot: trace bytecode hot=<n> cold=<n> unknown=<n>`: the functions loaded
+ * so far that the recorded profile had used, had not used, or did not know
+ * (bun:jsc bytecodeOrderStats, loaded only then; any other process: no line).
  */
 import { writeSync } from "node:fs";
 
@@ -29,6 +33,19 @@ export function traceStartup(phase: string): void {
     // a closed stderr loses the trace, nothing else
   }
   previous = now;
+  if (phase === "prompt answered") traceBytecodeOrder();
+}
+
+/** The bytecode-layout line; bun:jsc is required only here, so an untraced run never loads it. */
+function traceBytecodeOrder(): void {
+  try {
+    const jsc = require("bun:jsc") as typeof import("bun:jsc");
+    const stats = jsc.bytecodeOrderStats();
+    if (stats === null) return;
+    writeSync(2, `zot: trace bytecode hot=${stats.hot} cold=${stats.cold} unknown=${stats.unknown}\n`);
+  } catch {
+    // no stats (an older runtime) or a closed stderr: no line
+  }
 }
 
 /** traceStartup for a phase that recurs (the model request): only its first time. */

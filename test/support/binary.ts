@@ -1,8 +1,9 @@
 /**
  * End-to-end helpers: the compiled dist/zot (rebuilt once per test run when
- * any source file is newer than it) and a runner that executes it in an
- * isolated environment (own ZOT_HOME, no inherited API keys) with a hard
- * timeout so a hanging binary fails the test instead of the suite.
+ * any source file, or scripts/bytecode-order.txt, is newer than it) and a
+ * runner that executes it in an isolated environment (own ZOT_HOME, no
+ * inherited API keys) with a hard timeout so a hanging binary fails the
+ * test instead of the suite.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -27,7 +28,10 @@ let building: Promise<string> | undefined;
 export function zotBinary(): Promise<string> {
   building ??= (async () => {
     if (process.env.ZOT_TEST_BINARY) return BINARY;
-    const fresh = existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestMtime(join(REPO_ROOT, "src"));
+    // The bytecode layout (scripts/bytecode-order.txt) is part of the build too.
+    const order = join(REPO_ROOT, "scripts", "bytecode-order.txt");
+    const newest = Math.max(newestMtime(join(REPO_ROOT, "src")), existsSync(order) ? statSync(order).mtimeMs : 0);
+    const fresh = existsSync(BINARY) && statSync(BINARY).mtimeMs >= newest;
     if (!fresh) {
       const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "scripts", "build.ts")], {
         cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe",
