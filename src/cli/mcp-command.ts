@@ -23,7 +23,7 @@ import { resolveZotHome, zotPaths } from "../common/home.ts";
 import { projectServersBlocked } from "./mcp-doctor-trust.ts";
 import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
 import { stdoutInterrupted } from "../common/stdout.ts";
-import { type HandledSignal, SIGNAL_EXIT_CODES } from "../modes/signals.ts";
+import { type HandledSignal, SIGNAL_EXIT_CODES } from "../common/signal-exit.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 import { renderTable } from "./table.ts";
 import { timeoutFlagMs } from "./timeout-flag.ts";
