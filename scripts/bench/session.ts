@@ -44,7 +44,8 @@ import { zotPaths } from "../../src/common/home.ts";
 import { headlessExtensionUI } from "../../src/ext/host.ts";
 import { ExtensionManager } from "../../src/ext/manager.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
-import { type SummaryRow, BENCH_DIR, REPO_ROOT, fmt, machineLine, median, percentile, printTable, ratioText, report, spawnRawFixture, tempDir } from "./common.ts";
+import { buildSessionFloor, writeFloorConfig } from "./session-floor-build.ts";
+import { type SummaryRow, REPO_ROOT, fmt, machineLine, median, percentile, printTable, ratioText, report, spawnRawFixture, tempDir } from "./common.ts";
 
 const RUNS = Number(process.argv[2] ?? 7);
 const EXT_CALLS = Number(process.argv[3] ?? 2000);
@@ -59,12 +60,6 @@ const ZOT = process.env.ZOT_BENCH_ZOT ?? join(REPO_ROOT, "dist", "zot");
 const BEFORE = process.env.ZOT_BENCH_BEFORE;
 const PY_HELLO = join(REPO_ROOT, "test", "fixtures", "extensions", "py-hello");
 const FILE_TEXT = "alpha beta gamma\ndelta epsilon zeta\neta theta iota\n";
-/** The same compile flags as scripts/build.ts (minus the version define, which the floor has no use for). */
-const COMPILE_FLAGS = [
-  "--compile", "--minify", "--bytecode", "--format=esm", "--splitting", "--compile-jit-policy=10",
-  "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-  "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
-];
 const MiB = 1024 * 1024;
 
 interface Scenario {
@@ -94,16 +89,8 @@ function ensureZot(): void {
   }
 }
 
-function buildFloor(dir: string): string {
-  const out = join(dir, "session-floor");
-  const source = join(BENCH_DIR, "fixtures", "session-floor.ts");
-  const proc = Bun.spawnSync([process.execPath, "build", source, ...COMPILE_FLAGS, "--outfile", out], { cwd: dir, stdout: "pipe", stderr: "pipe" });
-  if (!proc.success) throw new Error(`compiling the floor failed: ${proc.stderr.toString()}`);
-  return out;
-}
-
 ensureZot();
-const floorBinary = buildFloor(tempDir("zot-bench-session-floor-"));
+const floorBinary = buildSessionFloor(tempDir("zot-bench-session-floor-"));
 const server = startModelServer();
 
 /** Called with the number of requests received so far, as each arrives (before it is answered). */
@@ -205,21 +192,10 @@ async function measureScenario(scenario: Scenario): Promise<{ zot: Measured; flo
   await runOnce(zotArgv, home, home, scenario, "timed");
   zot.lastBodyChars = lastBodyChars();
   const first = server.requests[0];
-  const firstBody = first?.body as { system?: unknown; tools?: unknown; max_tokens?: number; model?: string } | undefined;
-  if (!first || !firstBody) throw new Error(`no request recorded for ${scenario.label}`);
-  const configFile = join(home, "floor.json");
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      url: `${server.anthropicBaseUrl}/v1/messages`,
-      headers: {
-        "content-type": "application/json", accept: "text/event-stream",
-        "x-api-key": first.headers["x-api-key"], "anthropic-version": first.headers["anthropic-version"],
-      },
-      model: firstBody.model, maxTokens: firstBody.max_tokens, system: firstBody.system, tools: firstBody.tools,
-      prompt: "go", sessionFile: join(home, "floor-session.jsonl"), cwd: home,
-      ...(scenario.extension ? { extension: { command: ["python3", join(PY_HELLO, "hello.py")], cwd: PY_HELLO, tool: scenario.tool } } : {}),
-    }),
+  if (!first) throw new Error(`no request recorded for ${scenario.label}`);
+  const configFile = writeFloorConfig(
+    first, `${server.anthropicBaseUrl}/v1/messages`, home,
+    scenario.extension ? { command: ["python3", join(PY_HELLO, "hello.py")], cwd: PY_HELLO, tool: scenario.tool } : undefined,
   );
   const floorArgv = [floorBinary, configFile];
   server.requests.length = 0;

@@ -16,7 +16,7 @@
  * come back in the order of the input calls. Nothing here emits AgentEvents.
  */
 import { errorMessage } from "../common/errors.ts";
-import { MAX_VALUE_DEPTH, describeJsonProblem, jsonTextTooDeep, parseJson } from "../common/json.ts";
+import { MAX_VALUE_DEPTH, describeJsonProblem, jsonTextTooDeep, parseJson, isPlainObject } from "../common/json.ts";
 import type { ContentBlock, Message } from "../providers/types.ts";
 import type { Tool, ToolOutcome, ToolStatus } from "../tools/types.ts";
 import { DEFAULT_TOOL_BLOCK_REASON, type AgentHooks, type ToolCallOrigin } from "./hooks.ts";
@@ -60,10 +60,6 @@ type PreparedCall =
 
 type ParsedArgs = { readonly ok: true; readonly args: JsonObject } | { readonly ok: false; readonly message: string };
 
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The argument text as a JSON object nested at most MAX_VALUE_DEPTH levels (blank → {}). */
 export function parseToolArguments(raw: string): ParsedArgs {
   if (raw.trim() === "") return { ok: true, args: {} };
@@ -72,7 +68,7 @@ export function parseToolArguments(raw: string): ParsedArgs {
     const detail = describeJsonProblem(parsed.problem);
     return { ok: false, message: parsed.problem.kind === "too_deep" ? refusedArgumentsMessage(detail) : `invalid tool arguments: ${detail}` };
   }
-  if (!isJsonObject(parsed.value)) return { ok: false, message: "invalid tool arguments: expected a JSON object" };
+  if (!isPlainObject(parsed.value)) return { ok: false, message: "invalid tool arguments: expected a JSON object" };
   return { ok: true, args: parsed.value };
 }
 
@@ -127,7 +123,7 @@ function classify(outcome: ToolOutcome): ToolStatus {
 }
 
 function isToolOutcome(value: unknown): value is ToolOutcome {
-  return isJsonObject(value) && Array.isArray(value.content) && typeof value.isError === "boolean";
+  return isPlainObject(value) && Array.isArray(value.content) && typeof value.isError === "boolean";
 }
 
 async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: ToolBatchOptions): Promise<PreparedCall> {
@@ -156,7 +152,7 @@ async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: 
       const reason = decision.block.reason === "" ? DEFAULT_TOOL_BLOCK_REASON : decision.block.reason;
       return settled(call, parsed.args, reason, decision.block.status ?? "blocked", decision.block.by);
     }
-    if (decision?.args !== undefined && isJsonObject(decision.args)) effectiveArgs = decision.args;
+    if (decision?.args !== undefined && isPlainObject(decision.args)) effectiveArgs = decision.args;
   } catch (err) {
     return settled(call, parsed.args, `tool call guard failed: ${errorMessage(err)}`, "blocked");
   } finally {

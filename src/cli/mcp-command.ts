@@ -18,12 +18,13 @@
 import { type ArgsDef, type CommandDef, defineCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { didYouMean } from "../common/did-you-mean.ts";
 import { UsageError, ZotError } from "../common/errors.ts";
 import { resolveZotHome, zotPaths } from "../common/home.ts";
 import { projectServersBlocked } from "./mcp-doctor-trust.ts";
 import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
 import { stdoutInterrupted } from "../common/stdout.ts";
-import { type HandledSignal, SIGNAL_EXIT_CODES } from "../modes/signals.ts";
+import { type HandledSignal, SIGNAL_EXIT_CODES } from "../common/signal-exit.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 import { renderTable } from "./table.ts";
 import { timeoutFlagMs } from "./timeout-flag.ts";
@@ -321,6 +322,11 @@ function findSubcommand(name: string): Subcommand | undefined {
   return Object.hasOwn(subCommands, key) ? subCommands[key] : undefined;
 }
 
+/** " (did you mean 'zot mcp list'?)" for a near miss of a subcommand or alias; "" otherwise. */
+function subcommandHint(name: string): string {
+  return didYouMean(name, [...Object.keys(subCommands), ...Object.keys(ALIASES)], (candidate) => `'zot mcp ${candidate}'`);
+}
+
 /** A subcommand's usage; add's names the command that follows `--` (citty has no way to say it). */
 async function subcommandUsage(sub: Subcommand): Promise<string> {
   const text = await usageText(sub.def, mcpCommand as CommandDef<ArgsDef>);
@@ -348,7 +354,10 @@ function parseCommandArgv(name: string, sub: Subcommand, argv: readonly string[]
       found.push(token.value);
     } else if (token.kind === "option") {
       const option = options[token.name];
-      if (!option) throw new UsageError(`unknown flag "${token.rawName}"`, { flag: token.rawName });
+      if (!option) {
+        const hint = token.rawName.startsWith("--") ? didYouMean(token.name, Object.keys(options), (candidate) => `--${candidate}`) : "";
+        throw new UsageError(`unknown flag "${token.rawName}"${hint}`, { flag: token.rawName });
+      }
       if (option.type === "boolean") {
         if (token.inlineValue) throw new UsageError(`flag "${token.rawName}" takes no value`);
         values[token.name] = true;
@@ -373,13 +382,13 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   }
   if (first === "help") {
     const sub = findSubcommand(rest[0] ?? "");
-    if (!sub) throw new UsageError(`unknown mcp command "${rest[0]}"`, { command: rest[0] });
+    if (!sub) throw new UsageError(`unknown mcp command "${rest[0]}"${subcommandHint(rest[0] ?? "")}`, { command: rest[0] });
     await writeStdout(await subcommandUsage(sub));
     return 0;
   }
   if (first.startsWith("-")) throw new UsageError(`unknown flag "${first}"`, { flag: first });
   const sub = findSubcommand(first);
-  if (!sub) throw new UsageError(`unknown mcp command "${first}"`, { command: first });
+  if (!sub) throw new UsageError(`unknown mcp command "${first}"${subcommandHint(first)}`, { command: first });
   const parsed = parseCommandArgv(ALIASES[first] ?? first, sub, rest);
   if (parsed === undefined) {
     await writeStdout(await subcommandUsage(sub));

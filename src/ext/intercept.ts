@@ -8,7 +8,7 @@
  * `on_timeout: "deny"` (zot addition), in which case a blocking event fails
  * closed. Every deviation is written to that extension's log.
  */
-import { MAX_VALUE_DEPTH, valueTooDeep } from "../common/json.ts";
+import { MAX_VALUE_DEPTH, valueTooDeep, isPlainObject } from "../common/json.ts";
 import type { ExtensionConnection } from "./connection.ts";
 import { ExtensionRequestError } from "./errors.ts";
 import type { InterceptResponseFrame, InterceptableEvent, WireContentBlock } from "./frames.ts";
@@ -80,10 +80,6 @@ function blockFrom(interceptor: Interceptor, answer: InterceptAnswer, defaultRea
   return { blocked: false };
 }
 
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** turn_start: first block wins. */
 export async function interceptTurnStart(interceptors: readonly Interceptor[], step: number, signal: AbortSignal, defaultReason: string): Promise<BlockDecision> {
   for (const interceptor of interceptors) {
@@ -115,7 +111,7 @@ export async function interceptToolCall(
     const decision = blockFrom(interceptor, answer, defaultReason);
     if (decision.blocked) return { decision, args: current, rewritten };
     if (answer.kind === "reply" && answer.frame.modified_args !== undefined && answer.frame.modified_args !== null) {
-      if (!isJsonObject(answer.frame.modified_args)) {
+      if (!isPlainObject(answer.frame.modified_args)) {
         interceptor.connection.log.note("modified_args ignored: it must be a JSON object");
       } else if (valueTooDeep(answer.frame.modified_args, MAX_VALUE_DEPTH)) {
         interceptor.connection.log.note(`modified_args ignored: nested deeper than ${MAX_VALUE_DEPTH} levels`);

@@ -15,16 +15,12 @@ import type { Stats } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../common/atomic.ts";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
-import { describeJsonProblem, parseJson } from "../common/json.ts";
+import { describeJsonProblem, parseJson, isPlainObject } from "../common/json.ts";
 import { MANIFEST_FILE, hasManifest } from "./manifest.ts";
 
 export type EnableOutcome = "changed" | "unchanged";
 
 type JsonObject = Record<string, unknown>;
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Index of the closing quote of the JSON string starting at `start`. */
 function stringEnd(text: string, start: number): number {
@@ -113,7 +109,7 @@ export async function setEnabled(dir: string, enabled: boolean): Promise<EnableO
     });
   }
   const parsed = read.value;
-  if (!isJsonObject(parsed)) {
+  if (!isPlainObject(parsed)) {
     throw new ZotError("ext.manifest_invalid", `${declared}: expected a JSON object`, { file: declared });
   }
   const alreadySet = parsed.enabled === enabled || (parsed.enabled === undefined && enabled);

@@ -14,10 +14,10 @@
  * to stop holding producers back and to bound its last flush (1 s): output
  * a stalled reader never took is lost.
  */
+import { SIGNAL_EXIT_CODES, type HandledSignal } from "../common/signal-exit.ts";
 import { stdoutInterrupted } from "../common/stdout.ts";
 
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-export type HandledSignal = keyof typeof SIGNAL_EXIT_CODES;
+export { SIGNAL_EXIT_CODES, type HandledSignal };
 const ALL_SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export interface SignalWatch {

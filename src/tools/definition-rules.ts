@@ -10,17 +10,13 @@
  * count). Each check returns a reason, never throws. The extension-only
  * rules (names, commands, per-extension caps) are in ext/registration-rules.ts.
  */
-import { MAX_VALUE_DEPTH, valueTooDeep } from "../common/json.ts";
+import { MAX_VALUE_DEPTH, valueTooDeep, isPlainObject } from "../common/json.ts";
 
 export const MAX_TOOL_DESCRIPTION_CHARS = 16 * 1024;
 
 export const DEFAULT_TOOL_SCHEMA: Readonly<Record<string, unknown>> = { type: "object", properties: {} };
 
 export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function describeJsonType(value: unknown): string {
   if (value === null) return "null";
@@ -41,14 +37,14 @@ export function checkDescription(description: string, max: number): string | und
 /** The schema to advertise for a tool, or why it cannot be used. */
 export function checkToolSchema(schema: unknown): Checked<Readonly<Record<string, unknown>>> {
   if (schema === undefined || schema === null) return { ok: true, value: DEFAULT_TOOL_SCHEMA };
-  if (!isObject(schema)) return { ok: false, reason: `the schema must be a JSON Schema object, not ${describeJsonType(schema)}` };
+  if (!isPlainObject(schema)) return { ok: false, reason: `the schema must be a JSON Schema object, not ${describeJsonType(schema)}` };
   // Before anything walks or serialises it.
   if (valueTooDeep(schema, MAX_VALUE_DEPTH)) return { ok: false, reason: `the schema nests deeper than ${MAX_VALUE_DEPTH} levels` };
   if (schema.type !== "object") {
     const got = schema.type === undefined ? "none" : JSON.stringify(schema.type);
     return { ok: false, reason: `the schema must have "type": "object" (got ${clipped(got, 40)})` };
   }
-  if (schema.properties !== undefined && !isObject(schema.properties)) {
+  if (schema.properties !== undefined && !isPlainObject(schema.properties)) {
     return { ok: false, reason: `the schema's "properties" must be an object, not ${describeJsonType(schema.properties)}` };
   }
   const required = schema.required;

@@ -14,6 +14,7 @@
 import { chmodSync, existsSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
+import { SIGNAL_EXIT_CODES } from "../common/signal-exit.ts";
 import { isMuslLibc } from "../common/platform.ts";
 import { downloadToFile, fetchText, type DownloadLimits } from "./download.ts";
 import { parseReleaseManifest, parseSha256Sums, type ReleaseManifest, type ReleaseManifestFile } from "./manifest.ts";
@@ -133,11 +134,9 @@ function installedExecutable(ctx: UpgradeContext): string {
   }
 }
 
-const INTERRUPT_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-
 /** Until the returned function is called, SIGINT / SIGTERM / SIGHUP run `undo` and exit 130 / 143 / 129. */
 function onInterrupt(undo: () => void): () => void {
-  const handlers = Object.entries(INTERRUPT_EXIT_CODES).map(([signal, code]) => {
+  const handlers = Object.entries(SIGNAL_EXIT_CODES).map(([signal, code]) => {
     const handler = (): void => {
       try {
         undo();

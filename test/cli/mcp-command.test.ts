@@ -78,6 +78,9 @@ describe("zot mcp usage", () => {
   test("unknown commands and flags, missing and extra arguments, bad add forms exit 2", async () => {
     expectUsageError(await mcp(["frob"]), 'unknown mcp command "frob"');
     expectUsageError(await mcp(["list", "--all"]), 'unknown flag "--all"');
+    expectUsageError(await mcp(["doctor", "--timout", "5"]), 'unknown flag "--timout" (did you mean --timeout?)');
+    expectUsageError(await mcp(["lsit"]), "unknown mcp command \"lsit\" (did you mean 'zot mcp list'?)");
+    expectUsageError(await mcp(["help", "remvoe"]), "unknown mcp command \"remvoe\" (did you mean 'zot mcp remove'?)");
     expectUsageError(await mcp(["enable"]), "'zot mcp enable' needs a <name> argument");
     expectUsageError(await mcp(["remove", "a", "b"]), "unexpected argument \"b\" for 'zot mcp remove'");
     expectUsageError(await mcp(["add", "x"]), "'zot mcp add' needs -- <command> [args…] (stdio) or --url <url> (Streamable HTTP)");

@@ -7,20 +7,17 @@
  * "Lifecycle payloads" and interception sections describe them.
  */
 import type { InterceptableEvent } from "../frames.ts";
+import { isPlainObject } from "../../common/json.ts";
 
 type Schema = Readonly<Record<string, unknown>>;
 
 const MAX_SAMPLE_DEPTH = 8;
 
-function isSchema(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function resolveRef(ref: string, root: Schema): Schema {
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   const defs = match ? root[match[1]!] : undefined;
-  const target = match && isSchema(defs) ? defs[match[2]!] : undefined;
-  return isSchema(target) ? target : {};
+  const target = match && isPlainObject(defs) ? defs[match[2]!] : undefined;
+  return isPlainObject(target) ? target : {};
 }
 
 function sampleString(schema: Schema): string {
@@ -50,8 +47,8 @@ function sampleNumber(schema: Schema, integer: boolean): number {
 }
 
 /** A value that satisfies `schema` as far as these rules can tell. */
-export function sampleValue(schema: unknown, root: Schema = isSchema(schema) ? schema : {}, depth = 0): unknown {
-  if (!isSchema(schema) || depth > MAX_SAMPLE_DEPTH) return null;
+export function sampleValue(schema: unknown, root: Schema = isPlainObject(schema) ? schema : {}, depth = 0): unknown {
+  if (!isPlainObject(schema) || depth > MAX_SAMPLE_DEPTH) return null;
   if (typeof schema.$ref === "string") return sampleValue(resolveRef(schema.$ref, root), root, depth + 1);
   if ("const" in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
@@ -62,11 +59,11 @@ export function sampleValue(schema: unknown, root: Schema = isSchema(schema) ? s
     if (Array.isArray(options) && options.length > 0) return sampleValue(options[0], root, depth + 1);
   }
   const types = [schema.type].flat().filter((type): type is string => typeof type === "string");
-  const type = types.find((name) => name !== "null") ?? types[0] ?? (isSchema(schema.properties) ? "object" : "string");
+  const type = types.find((name) => name !== "null") ?? types[0] ?? (isPlainObject(schema.properties) ? "object" : "string");
   switch (type) {
     case "object": {
       const out: Record<string, unknown> = {};
-      const properties = isSchema(schema.properties) ? schema.properties : {};
+      const properties = isPlainObject(schema.properties) ? schema.properties : {};
       for (const [key, property] of Object.entries(properties)) out[key] = sampleValue(property, root, depth + 1);
       return out;
     }
@@ -91,7 +88,7 @@ export function sampleValue(schema: unknown, root: Schema = isSchema(schema) ? s
 /** Tool arguments for a registered schema: always a JSON object. */
 export function sampleArguments(schema: unknown): Record<string, unknown> {
   const value = sampleValue(schema ?? { type: "object" });
-  return isSchema(value) ? { ...value } : {};
+  return isPlainObject(value) ? { ...value } : {};
 }
 
 export const SAMPLE_SESSION = "zot-ext-test-session";

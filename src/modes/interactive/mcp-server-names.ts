@@ -8,7 +8,7 @@
  * question is still asked: the fingerprint covers its bytes either way).
  */
 import { readFileSync, statSync } from "node:fs";
-import { MAX_JSON_DEPTH, parseJson } from "../../common/json.ts";
+import { MAX_JSON_DEPTH, parseJson, isPlainObject } from "../../common/json.ts";
 import { displayText, fitWidth } from "../../tui/index.ts";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -16,10 +16,6 @@ export const MAX_NAMES = 10;
 export const MAX_NAME_CHARS = 40;
 
 export type McpServerNames = { readonly ok: true; readonly names: readonly string[]; readonly more: number } | { readonly ok: false };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Plain text (no escape sequence at all, not even colour), one line, at most MAX_NAME_CHARS columns. */
 function shown(name: string): string {
@@ -37,10 +33,10 @@ export function readMcpServerNames(file: string): McpServerNames {
   }
   if (text.trim() === "") return { ok: true, names: [], more: 0 };
   const parsed = parseJson(text, MAX_JSON_DEPTH);
-  if (!parsed.ok || !isObject(parsed.value)) return { ok: false };
+  if (!parsed.ok || !isPlainObject(parsed.value)) return { ok: false };
   const table = parsed.value.mcpServers;
   if (table === undefined) return { ok: true, names: [], more: 0 };
-  if (!isObject(table)) return { ok: false };
+  if (!isPlainObject(table)) return { ok: false };
   const all = Object.keys(table);
   return { ok: true, names: all.slice(0, MAX_NAMES).map(shown), more: Math.max(0, all.length - MAX_NAMES) };
 }

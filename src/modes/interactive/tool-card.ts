@@ -22,6 +22,7 @@
 import { toolPreview } from "../../agent/permissions.ts";
 import type { ToolStatus } from "../../tools/types.ts";
 import { box, displayText, formatElapsed, spinnerFrame, type Theme } from "../../tui/index.ts";
+import { KeyArgumentScanner } from "./key-argument.ts";
 
 export const MAX_KEPT_CHARS = 256 * 1024;
 const RUNNING_PREVIEW_LINES = 6;
@@ -32,17 +33,6 @@ export type ToolPhase = "streaming" | "running" | "done";
 
 function argsRecord(args: unknown): Readonly<Record<string, unknown>> {
   return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-}
-
-/** The key argument from partial argument JSON while it streams (`"command": "npm te…`). */
-function partialPreview(raw: string): string | undefined {
-  const match = /"(command|path|file_path|url|query|name)"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(raw);
-  if (match?.[2] === undefined) return undefined;
-  try {
-    return JSON.parse(`"${match[2].replace(/\\$/, "")}"`) as string;
-  } catch {
-    return match[2];
-  }
 }
 
 function bounded(text: string): string {
@@ -62,6 +52,7 @@ export class ToolCard {
   /** Its guards (extension tool_call interceptors, the confirmation) are being consulted. */
   guarding = false;
   #rawArgs = "";
+  readonly #keyArgument = new KeyArgumentScanner();
   #preview = "";
   #live = "";
   #result = "";
@@ -84,8 +75,7 @@ export class ToolCard {
 
   argsDelta(delta: string): void {
     this.#rawArgs += delta;
-    if (this.#rawArgs.length >= 64 * 1024) return;
-    const preview = partialPreview(this.#rawArgs) ?? this.#preview;
+    const preview = this.#keyArgument.update(this.#rawArgs) ?? this.#preview;
     if (preview !== this.#preview) this.#changed();
     this.#preview = preview;
   }

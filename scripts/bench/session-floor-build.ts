@@ -1,0 +1,52 @@
+/**
+ * Compiles the session floor program (fixtures/session-floor.ts) with the
+ * same `bun build --compile` flags as dist/zot (scripts/compile.ts, minus the
+ * version define and the bytecode order, which the floor has no use for),
+ * and writes the config it reads from one of zot's own requests. Shared by
+ * session.ts and memory-map.ts.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RecordedRequest } from "../../test/support/model-server.ts";
+import { BENCH_DIR } from "./common.ts";
+
+export const FLOOR_COMPILE_FLAGS = [
+  "--compile", "--minify", "--bytecode", "--format=esm", "--splitting", "--compile-jit-policy=10",
+  "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
+  "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
+];
+
+/** The compiled floor in `dir`; throws with Bun's output when the build fails. */
+export function buildSessionFloor(dir: string): string {
+  const out = join(dir, "session-floor");
+  const source = join(BENCH_DIR, "fixtures", "session-floor.ts");
+  const proc = Bun.spawnSync([process.execPath, "build", source, ...FLOOR_COMPILE_FLAGS, "--outfile", out], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  if (!proc.success) throw new Error(`compiling the floor failed: ${proc.stderr.toString()}`);
+  return out;
+}
+
+export interface FloorExtension {
+  readonly command: readonly string[];
+  readonly cwd: string;
+  readonly tool: string;
+}
+
+/** Writes `<home>/floor.json` from zot's first request (same system blocks, tools, model, headers); returns its path. */
+export function writeFloorConfig(first: RecordedRequest, url: string, home: string, extension?: FloorExtension): string {
+  const body = first.body as { system?: unknown; tools?: unknown; max_tokens?: number; model?: string };
+  const file = join(home, "floor.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      url,
+      headers: {
+        "content-type": "application/json", accept: "text/event-stream",
+        "x-api-key": first.headers["x-api-key"], "anthropic-version": first.headers["anthropic-version"],
+      },
+      model: body.model, maxTokens: body.max_tokens, system: body.system, tools: body.tools,
+      prompt: "go", sessionFile: join(home, "floor-session.jsonl"), cwd: home,
+      ...(extension ? { extension } : {}),
+    }),
+  );
+  return file;
+}
