@@ -41,6 +41,8 @@ export interface ZotPaths {
   readonly authFile: string;
   readonly configFile: string;
   readonly modelsFile: string;
+  /** The original zot's live model list (read, never written: providers/models-cache.ts). */
+  readonly modelsCacheFile: string;
   readonly systemPromptFile: string;
 }
 
@@ -53,6 +55,7 @@ export function zotPaths(home: string = resolveZotHome()): ZotPaths {
     authFile: join(home, "auth.json"),
     configFile: join(home, "config.json"),
     modelsFile: join(home, "models.json"),
+    modelsCacheFile: join(home, "models-cache.json"),
     systemPromptFile: join(home, "SYSTEM.md"),
   };
 }

@@ -15,7 +15,8 @@ async function listModels(): Promise<number> {
     import("../common/home.ts"),
     import("../cli/output.ts"),
   ]);
-  const catalog = await loadCatalog(zotPaths().modelsFile);
+  const paths = zotPaths();
+  const catalog = await loadCatalog(paths.modelsFile, paths.modelsCacheFile);
   for (const warning of catalog.warnings) await writeStderr(`zot: warning: ${warning}\n`);
   await writeStdout(listModelsTable(catalog));
   return 0;

@@ -225,7 +225,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   const paths = zotPaths();
   const { config, warnings: configWarnings } = loadConfig(paths.configFile);
   for (const warning of configWarnings) warn(`zot: warning: ${warning}\n`);
-  const catalog = await loadCatalog(paths.modelsFile);
+  const catalog = await loadCatalog(paths.modelsFile, paths.modelsCacheFile);
   for (const warning of catalog.warnings) warn(`zot: warning: ${warning}\n`);
   const { resolved, credential, missing = false, warnings: providerWarnings } = await resolveProvider(flags, config, catalog, paths, input.interactive?.allowMissingCredential === true);
   for (const warning of providerWarnings) warn(`zot: warning: ${warning}\n`);

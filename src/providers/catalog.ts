@@ -1,7 +1,8 @@
 /**
  * The model catalog: a static list of known models (context window, max
- * output, reasoning flag, USD prices per million tokens) merged with the
- * user's `$ZOT_HOME/models.json` overrides. Loading never throws: a missing
+ * output, reasoning flag, USD prices per million tokens), the original
+ * zot's live list when its `$ZOT_HOME/models-cache.json` is there
+ * (models-cache.ts), and the user's `$ZOT_HOME/models.json` overrides. Loading never throws: a missing
  * file is no override; an unreadable file, invalid JSON or a document that
  * is not `{"providers": {…}}` yields a warning string in `Catalog.warnings`
  * and the static list. Inside the document each problem is one warning
@@ -17,6 +18,7 @@ import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson, isPlainObject } from "../common/json.ts";
+import { mergeLiveModels, readModelsCache } from "./models-cache.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
 
 export interface Catalog {
@@ -264,11 +266,18 @@ export function applyModelsFile(catalog: Catalog, document: unknown, fileLabel =
 }
 
 /**
- * The static catalog plus `modelsFile` overrides; never throws. The file is
- * read synchronously (a small file on the startup path: no fs thread pool).
+ * The static catalog, then the original zot's live list from
+ * `modelsCacheFile` when given (providers/models-cache.ts), then the
+ * `modelsFile` overrides; never throws. The files are read synchronously
+ * (small files on the startup path: no fs thread pool).
  */
-export async function loadCatalog(modelsFile: string): Promise<Catalog> {
-  const catalog = builtinCatalog();
+export async function loadCatalog(modelsFile: string, modelsCacheFile?: string): Promise<Catalog> {
+  const live = modelsCacheFile === undefined ? [] : readModelsCache(modelsCacheFile);
+  const builtin = builtinCatalog();
+  const catalog: Catalog =
+    live.length === 0
+      ? builtin
+      : { models: mergeLiveModels(builtin.models, live, { contextWindow: SYNTHETIC_CONTEXT_WINDOW, maxOutput: SYNTHETIC_MAX_OUTPUT }), warnings: [] };
   let text: string;
   try {
     text = readFileSync(modelsFile, "utf8");

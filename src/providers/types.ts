@@ -116,7 +116,8 @@ export interface ModelInfo {
   /** OpenAI models that are only served by the Responses API. */
   readonly api?: "chat" | "responses";
   readonly baseUrl?: string;
-  readonly source: "catalog" | "user" | "ollama";
+  /** live: the original zot's discovered model list ($ZOT_HOME/models-cache.json, providers/models-cache.ts). */
+  readonly source: "catalog" | "live" | "user" | "ollama";
   /** Listed ahead of a confirmed release; shown as "speculative" by --list-models. */
   readonly speculative?: boolean;
 }

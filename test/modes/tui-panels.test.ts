@@ -33,12 +33,12 @@ useChatEnv((created) => {
   logPath = join(env.base, "panel.log");
 });
 
+/** The frames the fixtures logged so far: complete lines only (an extension may be writing the last one). */
 function logged(): Logged[] {
   if (!existsSync(logPath)) return [];
-  return readFileSync(logPath, "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Logged);
+  const lines = readFileSync(logPath, "utf8").split("\n");
+  lines.pop(); // "" after the last newline, or a line still being written
+  return lines.filter((line) => line !== "").map((line) => JSON.parse(line) as Logged);
 }
 
 function framesTo(ext: string, type: string): Logged[] {

@@ -138,7 +138,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
       jailed: flags.jail,
       home: process.env.HOME ?? homedir(),
       history: new PromptHistory({ zotHome: paths.home, cwd: runtime.cwd, warn: (text) => warn(text) }),
-      catalog: () => (catalog ??= loadCatalog(paths.modelsFile)),
+      catalog: () => (catalog ??= loadCatalog(paths.modelsFile, paths.modelsCacheFile)),
       size: () => tty.size,
     });
     app = started;

@@ -131,7 +131,7 @@ export async function runRpc(flags: MainFlags): Promise<number> {
       cleanup,
     );
     let catalog: Promise<Catalog> | undefined;
-    const context: RpcContext = { runtime, output, queue, catalog: () => (catalog ??= loadCatalog(zotPaths().modelsFile)) };
+    const context: RpcContext = { runtime, output, queue, catalog: () => (catalog ??= loadCatalog(zotPaths().modelsFile, zotPaths().modelsCacheFile)) };
     const token = process.env[RPC_TOKEN_ENV];
     const connection = new RpcConnection(context, token === undefined || token === "" ? undefined : token);
     end = signals.signal.aborted ? "signal" : await serveStdin(connection, signals.signal);
