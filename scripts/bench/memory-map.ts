@@ -18,7 +18,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startModelServer, type RecordedRequest } from "../../test/support/model-server.ts";
 import { REPO_ROOT, fmt, machineLine, median, printTable, tempDir } from "./common.ts";
-import { buildSessionFloor, writeFloorConfig } from "./session-floor-build.ts";
+import { buildSessionFloor, watchRequests, writeFloorConfig } from "./session-floor-build.ts";
 
 const RUNS = Number(process.argv[2] ?? 5);
 const ZOTS = [join(REPO_ROOT, "dist", "zot"), ...process.argv.slice(3)];
@@ -64,13 +64,7 @@ function residentByClass(pid: number, exe: string): Record<MappingClass, number>
 }
 
 const server = startModelServer();
-let onRequest: ((count: number) => void) | undefined;
-const record = server.requests.push.bind(server.requests);
-server.requests.push = (...items: RecordedRequest[]): number => {
-  const count = record(...items);
-  onRequest?.(count);
-  return count;
-};
+const onRequest = watchRequests(server);
 
 function enqueue(scenario: Scenario): void {
   for (let i = 0; i < scenario.rounds; i++) server.enqueue({ type: "tool_calls", calls: [{ id: `toolu_${i + 1}`, name: scenario.tool, arguments: scenario.args }] });
@@ -85,15 +79,15 @@ async function sample(argv: readonly string[], home: string, scenario: Scenario)
     cwd: home, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home }, stdin: "ignore", stdout: "pipe", stderr: "pipe",
   });
   let taken: Omit<Sample, "peakKib"> | undefined;
-  onRequest = (count) => {
+  onRequest((count) => {
     if (count !== scenario.rounds + 1) return;
     // /usr/bin/time's only child is the program.
     const pid = Number(readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, "utf8").trim());
     const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     taken = { kib: residentByClass(pid, argv[0] ?? ""), hwmKib: Number(hwm?.[1] ?? Number.NaN), threads: readdirSync(`/proc/${pid}/task`).length };
-  };
+  });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  onRequest = undefined;
+  onRequest(undefined);
   if (code !== 0 || out.trim() !== "done" || taken === undefined) throw new Error(`${argv[0]} (${scenario.label}) exited ${code}: ${err}`);
   return { ...taken, peakKib: Number(readFileSync(peakFile, "utf8").trim()) };
 }

@@ -2,12 +2,13 @@
  * Compiles the session floor program (fixtures/session-floor.ts) with the
  * same `bun build --compile` flags as dist/zot (scripts/compile.ts, minus the
  * version define and the bytecode order, which the floor has no use for),
- * and writes the config it reads from one of zot's own requests. Shared by
- * session.ts and memory-map.ts.
+ * and writes the config it reads from one of zot's own requests; and
+ * watchRequests, a hook on the stand-in model server's requests as they
+ * arrive. Shared by session.ts and memory-map.ts.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RecordedRequest } from "../../test/support/model-server.ts";
+import type { ModelServer, RecordedRequest } from "../../test/support/model-server.ts";
 import { BENCH_DIR } from "./common.ts";
 
 export const FLOOR_COMPILE_FLAGS = [
@@ -49,4 +50,21 @@ export function writeFloorConfig(first: RecordedRequest, url: string, home: stri
     }),
   );
   return file;
+}
+
+/**
+ * Calls the watcher set with `set` with the number of requests received so
+ * far, as each arrives (before it is answered); `set(undefined)` stops.
+ */
+export function watchRequests(server: ModelServer): (watcher: ((count: number) => void) | undefined) => void {
+  let watcher: ((count: number) => void) | undefined;
+  const record = server.requests.push.bind(server.requests);
+  server.requests.push = (...items: RecordedRequest[]): number => {
+    const count = record(...items);
+    watcher?.(count);
+    return count;
+  };
+  return (next) => {
+    watcher = next;
+  };
 }

@@ -39,12 +39,12 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startModelServer, type RecordedRequest } from "../../test/support/model-server.ts";
+import { startModelServer } from "../../test/support/model-server.ts";
 import { zotPaths } from "../../src/common/home.ts";
 import { headlessExtensionUI } from "../../src/ext/host.ts";
 import { ExtensionManager } from "../../src/ext/manager.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
-import { buildSessionFloor, writeFloorConfig } from "./session-floor-build.ts";
+import { buildSessionFloor, watchRequests, writeFloorConfig } from "./session-floor-build.ts";
 import { type SummaryRow, REPO_ROOT, fmt, machineLine, median, percentile, printTable, ratioText, report, spawnRawFixture, tempDir } from "./common.ts";
 
 const RUNS = Number(process.argv[2] ?? 7);
@@ -93,14 +93,7 @@ ensureZot();
 const floorBinary = buildSessionFloor(tempDir("zot-bench-session-floor-"));
 const server = startModelServer();
 
-/** Called with the number of requests received so far, as each arrives (before it is answered). */
-let onRequest: ((count: number) => void) | undefined;
-const recordRequest = server.requests.push.bind(server.requests);
-server.requests.push = (...items: RecordedRequest[]): number => {
-  const count = recordRequest(...items);
-  onRequest?.(count);
-  return count;
-};
+const onRequest = watchRequests(server);
 
 function enqueueSession(scenario: Scenario): void {
   for (let i = 0; i < scenario.rounds; i++) {
@@ -144,13 +137,13 @@ async function runOnce(argv: readonly string[], cwd: string, home: string, scena
   });
   if (mode === "rounds") {
     // Request k + 1 arrives once round k's tool result is in the conversation.
-    onRequest = (count) => {
+    onRequest((count) => {
       if ((RSS_ROUNDS as readonly number[]).includes(count - 1)) rssAfter.set(count - 1, vmRss(proc.pid));
-    };
+    });
   }
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const wallMs = performance.now() - started;
-  onRequest = undefined;
+  onRequest(undefined);
   if (code !== 0) throw new Error(`${argv[0]} (${scenario.label}) exited ${code}: ${err}`);
   if (out.trim() !== "done") throw new Error(`${argv[0]} (${scenario.label}): unexpected output ${JSON.stringify(out)}`);
   if (server.pending() !== 0) throw new Error(`${argv[0]} (${scenario.label}) left ${server.pending()} replies unconsumed`);

@@ -19,6 +19,7 @@ import * as v from "valibot";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson, isPlainObject } from "../common/json.ts";
 import { mergeLiveModels, readModelsCache } from "./models-cache.ts";
+import { providerForAlias } from "./provider-aliases.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
 
 export interface Catalog {
@@ -134,19 +135,6 @@ export function syntheticModel(provider: ProviderName, id: string): ModelInfo {
   };
 }
 
-const PROVIDER_ALIASES: Readonly<Record<string, ProviderName>> = {
-  anthropic: "anthropic",
-  "anthropic-messages": "anthropic",
-  openai: "openai",
-  "openai-codex": "openai",
-  "openai-responses": "openai",
-  kimi: "kimi",
-  moonshot: "kimi",
-  "moonshot-ai": "kimi",
-  "kimi-code": "kimi",
-  ollama: "ollama",
-};
-
 const tokenCount = v.pipe(
   v.number("expected a whole number of tokens"),
   v.integer("expected a whole number of tokens"),
@@ -238,7 +226,7 @@ export function applyModelsFile(catalog: Catalog, document: unknown, fileLabel =
   const models = [...catalog.models];
   const warnings = [...catalog.warnings];
   for (const [providerKey, section] of Object.entries(providers)) {
-    const provider = PROVIDER_ALIASES[providerKey];
+    const provider = providerForAlias(providerKey);
     if (!provider) {
       warnings.push(`${fileLabel}: unknown provider "${providerKey}" ignored`);
       continue;

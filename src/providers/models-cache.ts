@@ -17,20 +17,8 @@
  */
 import { readFileSync } from "node:fs";
 import { MAX_JSON_DEPTH, isPlainObject, parseJson } from "../common/json.ts";
+import { providerForAlias } from "./provider-aliases.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
-
-/** The ids the original's `Provider` field uses (plus the models.json aliases, for tolerance). */
-const CACHE_PROVIDERS: Readonly<Record<string, ProviderName>> = {
-  anthropic: "anthropic",
-  "anthropic-messages": "anthropic",
-  openai: "openai",
-  "openai-codex": "openai",
-  "openai-responses": "openai",
-  kimi: "kimi",
-  moonshot: "kimi",
-  "moonshot-ai": "kimi",
-  "kimi-code": "kimi",
-};
 
 interface LiveModel {
   readonly provider: ProviderName;
@@ -46,7 +34,7 @@ const tokenCount = (value: unknown): number | undefined =>
 
 function liveModelOf(raw: unknown): LiveModel | undefined {
   if (!isPlainObject(raw)) return undefined;
-  const provider = typeof raw.Provider === "string" ? CACHE_PROVIDERS[raw.Provider] : undefined;
+  const provider = typeof raw.Provider === "string" ? providerForAlias(raw.Provider) : undefined;
   const id = typeof raw.ID === "string" ? raw.ID.trim() : "";
   if (provider === undefined || id === "") return undefined;
   return {

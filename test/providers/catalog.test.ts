@@ -63,6 +63,14 @@ describe("catalog", () => {
     const unknownProvider = await loadCatalog(await modelsFile({ providers: { mystery: { models: [] } } }));
     expect(unknownProvider.warnings).toEqual([`${join(dir, "models.json")}: unknown provider "mystery" ignored`]);
 
+    // Keys an object inherits are no provider names.
+    const inherited = await loadCatalog(await modelsFile({ providers: { constructor: { models: [{ id: "x" }] }, toString: { models: [] } } }));
+    expect(inherited.warnings).toEqual([
+      `${join(dir, "models.json")}: unknown provider "constructor" ignored`,
+      `${join(dir, "models.json")}: unknown provider "toString" ignored`,
+    ]);
+    expect(inherited.models).toEqual(builtinCatalog().models);
+
     const missing = await loadCatalog(join(dir, "absent.json"));
     expect(missing.warnings).toEqual([]);
   });
