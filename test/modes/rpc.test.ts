@@ -135,8 +135,12 @@ test("command matrix: ping, hello, state, models, set_model, messages, malformed
     id: "h",
     command: "hello",
     success: true,
-    data: { protocol_version: 1, version: expect.stringMatching(/^\d+\.\d+\.\d+/), provider: "anthropic", model: "claude-sonnet-4-5" },
+    data: { protocol_version: 1, version: expect.any(String), provider: "anthropic", model: "claude-sonnet-4-5" },
   });
+  // The one version string the original sends for both: what `zot --version` prints after "zot ".
+  const versionLine = (await env.run(["--version"])).stdout;
+  expect(versionLine).toMatch(/^zot \d+\.\d+\.\d+\S* \([^,]+, \d{4}-\d{2}-\d{2}\)\n$/);
+  expect(`zot ${(lines[4]?.data as { version?: string }).version}\n`).toBe(versionLine);
   expect(lines[5]).toEqual({
     type: "response",
     id: "s",

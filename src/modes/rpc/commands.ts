@@ -23,7 +23,7 @@
  * answers at once, even while extensions start.
  */
 import { contentJson, usageFields } from "../../agent/events.ts";
-import { ZOT_SEMVER } from "../../common/version.ts";
+import { ZOT_VERSION } from "../../common/version.ts";
 import { findModel, syntheticModel, type Catalog, type ImageBlock, type ModelInfo } from "../../providers/index.ts";
 import { waitForExtensions } from "../extension-wait.ts";
 import type { HeadlessRuntime } from "../setup.ts";
@@ -44,7 +44,7 @@ function hello(context: RpcContext, command: RpcCommandOf<"hello">): void {
   const { model } = context.runtime.agent;
   context.output.succeeded("hello", command.id, {
     protocol_version: RPC_PROTOCOL_VERSION,
-    version: ZOT_SEMVER,
+    version: ZOT_VERSION,
     provider: model.provider,
     model: model.id,
   });
