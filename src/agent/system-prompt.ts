@@ -8,10 +8,11 @@
  * Missing files are skipped silently; unreadable ones are skipped and reported
  * through onWarning. Nothing here throws.
  */
-import { readFileSync } from "node:fs";
+
 import { join } from "node:path";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { localDateText } from "../common/local-time.ts";
+import { readRegularText } from "../common/regular-file.ts";
 
 export const DEFAULT_IDENTITY =
   "You are an expert coding assistant working inside zot, a terminal coding agent. " +
@@ -56,7 +57,7 @@ type FileRead = { readonly kind: "text"; readonly text: string } | { readonly ki
 /** Synchronous: small files on the startup path, where the fs thread pool costs more than the read. */
 function readOptionalFile(path: string, onWarning?: (message: string) => void): FileRead {
   try {
-    return { kind: "text", text: readFileSync(path, "utf8") };
+    return { kind: "text", text: readRegularText(path) };
   } catch (err) {
     const code = systemErrorCode(err);
     if (code !== "ENOENT" && code !== "ENOTDIR") onWarning?.(`cannot read ${path}: ${errorMessage(err)}`);

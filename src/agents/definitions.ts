@@ -20,10 +20,11 @@
  * order (a user file of the same name overrides an extension's).
  * Synchronous on purpose: a few small files at setup.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, relative, resolve, isAbsolute } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { parseSkillFile } from "../skills/parse.ts";
+import { readRegularText } from "../common/regular-file.ts";
 
 export const MAX_DEFINITIONS = 64;
 export const MAX_DEFINITION_BYTES = 256 * 1024;
@@ -85,7 +86,7 @@ function loadFile(path: string, fileName: string, warnings: string[]): AgentDefi
       warnings.push(`${path}: agent definition over ${MAX_DEFINITION_BYTES} bytes; ignored`);
       return undefined;
     }
-    const definition = parseAgentDefinition(readFileSync(path, "utf8"), path, fileName);
+    const definition = parseAgentDefinition(readRegularText(path), path, fileName);
     if (!NAME.test(definition.name)) {
       warnings.push(`${path}: agent name ${JSON.stringify(definition.name)} must be 1-64 of letters, digits, _ . -; ignored`);
       return undefined;

@@ -11,11 +11,12 @@
  * yields a warning naming the file and the field, and only that field is
  * ignored (the others still apply). A broken config never stops a run.
  */
-import { readFileSync } from "node:fs";
+
 import * as v from "valibot";
 import { systemErrorCode } from "./errors.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "./json.ts";
 import { describeProblem, firstProblem } from "./validation.ts";
+import { NotRegularFileError, readRegularText } from "./regular-file.ts";
 
 const FIELD_SCHEMAS = {
   provider: v.string("expected a string"),
@@ -70,10 +71,11 @@ function validateConfig(path: string, raw: unknown): LoadedConfig {
 export function loadConfig(path: string): LoadedConfig {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readRegularText(path);
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return { config: {}, warnings: [] };
-    return { config: {}, warnings: [`${path}: cannot be read (${systemErrorCode(err) ?? "error"}); ignored`] };
+    const reason = err instanceof NotRegularFileError ? "not a regular file" : (systemErrorCode(err) ?? "error");
+    return { config: {}, warnings: [`${path}: cannot be read (${reason}); ignored`] };
   }
   const parsed = parseJson(text, MAX_JSON_DEPTH);
   if (!parsed.ok) {

@@ -7,11 +7,11 @@
  * naming the directory and the field.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { ZotError, systemErrorCode } from "../common/errors.ts";
 import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
+import { NotRegularFileError, readRegularText } from "../common/regular-file.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 
 export const MANIFEST_FILE = "extension.json";
@@ -96,10 +96,11 @@ export async function loadManifest(dir: string): Promise<LoadedManifest> {
   const path = join(dir, MANIFEST_FILE);
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    // Synchronous and never blocking: a FIFO named extension.json would hold a pool thread, and discovery, forever.
+    text = readRegularText(path);
   } catch (err) {
     const code = systemErrorCode(err);
-    const detail = code === "ENOENT" ? "not found" : `cannot be read (${code ?? "error"})`;
+    const detail = code === "ENOENT" ? "not found" : err instanceof NotRegularFileError ? "is not a regular file" : `cannot be read (${code ?? "error"})`;
     throw new ManifestError(dir, "", detail, err);
   }
   const parsed = parseJson(text, MAX_JSON_DEPTH);

@@ -16,13 +16,14 @@
  * by `hasAnyMcpConfig` (config-paths.ts: existsSync only, importable without
  * loading this module). Writing lives in config-write.ts.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { mcpConfigPaths } from "./config-paths.ts";
+import { readRegularText } from "../common/regular-file.ts";
 
 export type McpScope = "global" | "project" | "flag";
 export interface McpServerConfig {
@@ -145,7 +146,7 @@ export function readMcpFile(file: string, scope: McpScope, env: Readonly<Record<
   try {
     const size = statSync(file).size;
     if (size > MAX_MCP_FILE_BYTES) return fail(`larger than ${MAX_MCP_FILE_BYTES / 1024 / 1024} MiB (${size} bytes); ignored`);
-    text = readFileSync(file, "utf8");
+    text = readRegularText(file);
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") {
       return scope === "flag" ? fail("no such file") : { servers, problems, exists: false };

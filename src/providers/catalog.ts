@@ -14,13 +14,14 @@
  * replace only the fields they set (non-zero numbers, non-empty strings, an
  * explicit `reasoning`).
  */
-import { readFileSync } from "node:fs";
+
 import * as v from "valibot";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson, isPlainObject } from "../common/json.ts";
 import { mergeLiveModels, readModelsCache } from "./models-cache.ts";
 import { providerForAlias } from "./provider-aliases.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
+import { readRegularText } from "../common/regular-file.ts";
 
 export interface Catalog {
   readonly models: readonly ModelInfo[];
@@ -268,7 +269,7 @@ export async function loadCatalog(modelsFile: string, modelsCacheFile?: string):
       : { models: mergeLiveModels(builtin.models, live, { contextWindow: SYNTHETIC_CONTEXT_WINDOW, maxOutput: SYNTHETIC_MAX_OUTPUT }), warnings: [] };
   let text: string;
   try {
-    text = readFileSync(modelsFile, "utf8");
+    text = readRegularText(modelsFile);
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return catalog;
     return { models: catalog.models, warnings: [`ignoring ${modelsFile}: ${errorMessage(err)}`] };

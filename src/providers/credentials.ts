@@ -14,7 +14,7 @@
  * effort, common/private.ts). `credentialSource` tells where a provider's
  * key would come from without failing (the pickers' "logged in" test).
  */
-import { readFileSync } from "node:fs";
+
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";
@@ -24,6 +24,7 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenPath } from "../common/priv
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { ProviderError, type ProviderClient, type ProviderName } from "./types.ts";
+import { readRegularText } from "../common/regular-file.ts";
 
 /** The environment variables holding a provider's key, in lookup order (the original's). */
 export const API_KEY_ENVS: Readonly<Record<ProviderName, readonly string[]>> = {
@@ -82,7 +83,7 @@ type AuthFile = v.InferOutput<typeof AuthFileSchema>;
 export async function readAuthFile(path: string): Promise<AuthFile> {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readRegularText(path);
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return {};
     throw new ProviderError("config", `cannot read ${path}: ${errorMessage(err)}`, undefined, { file: path });

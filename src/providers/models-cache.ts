@@ -14,9 +14,12 @@
  * malformed or oddly shaped one is ignored without a word, entry by entry
  * (an entry without a known `Provider` or a non-empty `ID` is skipped), and
  * its age does not matter (the original refreshes it; zot only reads it).
+ * A file over MAX_MODELS_CACHE_BYTES (16 MiB; the original's lists are
+ * tens of KB) or not a regular file is not read at all.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, readFileSync } from "node:fs";
 import { MAX_JSON_DEPTH, isPlainObject, parseJson } from "../common/json.ts";
+import { openRegular } from "../common/regular-file.ts";
 import { providerForAlias } from "./provider-aliases.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
 
@@ -90,13 +93,20 @@ export function mergeLiveModels(
   return merged;
 }
 
-/** The live entries of the cache file at `path`; [] for a missing, unreadable or malformed file. */
+export const MAX_MODELS_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** The live entries of the cache file at `path`; [] for a missing, unreadable, oversized or malformed file. */
 export function readModelsCache(path: string): LiveModel[] {
   let text: string;
+  let fd: number | undefined;
   try {
-    text = readFileSync(path, "utf8");
+    fd = openRegular(path, constants.O_RDONLY);
+    if (fstatSync(fd).size > MAX_MODELS_CACHE_BYTES) return [];
+    text = readFileSync(fd, "utf8");
   } catch {
     return [];
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   const parsed = parseJson(text, MAX_JSON_DEPTH);
   return parsed.ok ? liveModels(parsed.value) : [];

@@ -13,7 +13,7 @@
  */
 import { closeSync, constants } from "node:fs";
 import { SessionError } from "./errors.ts";
-import { openRegular } from "./files.ts";
+import { openRegular } from "../common/regular-file.ts";
 import type { SessionMeta } from "./format.ts";
 import { peekRowType, readLines, type SessionLine } from "./lines.ts";
 import { sessionFsError, type LoadOptions } from "./load.ts";

@@ -20,7 +20,7 @@ import { closeSync, constants } from "node:fs";
 import { parseJson } from "../common/json.ts";
 import type { ContentBlock, Message, ToolResultBlock } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
-import { openRegular } from "./files.ts";
+import { openRegular } from "../common/regular-file.ts";
 import { copySession } from "./fork.ts";
 import { readLines } from "./lines.ts";
 import { sessionFsError } from "./load.ts";

@@ -22,7 +22,7 @@ import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { parseJson } from "../common/json.ts";
 import { PRIVATE_FILE_MODE } from "../common/private.ts";
-import { readSmallFile } from "./files.ts";
+import { readSmallFile } from "../common/regular-file.ts";
 import type { SummaryState } from "./summary.ts";
 
 /** Bytes before `size` whose hash ties an index to its file. */

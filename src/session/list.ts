@@ -19,7 +19,7 @@ import { yieldToEventLoop } from "../common/yield.ts";
 import { zotPaths } from "../common/home.ts";
 import type { Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
-import { withRegularFile } from "./files.ts";
+import { withRegularFile } from "../common/regular-file.ts";
 import { readIndex, writeIndex } from "./index-file.ts";
 import { sessionDirForCwd, SESSION_FILE_EXTENSION } from "./paths.ts";
 import { scanSessionFd, WarningList } from "./scan.ts";

@@ -20,7 +20,7 @@ import { closeSync, constants, fstatSync, ftruncateSync, writeSync } from "node:
 import { systemErrorCode } from "../common/errors.ts";
 import type { Message, Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
-import { NotRegularFileError, openRegular } from "./files.ts";
+import { NotRegularFileError, openRegular } from "../common/regular-file.ts";
 import type { SessionMeta } from "./format.ts";
 import { COLLECT_EVERY_BYTES } from "./lines.ts";
 import { repairToolPairing, type TranscriptEntry } from "./repair.ts";

@@ -21,7 +21,7 @@ import { basename, dirname, join } from "node:path";
 import { EWOULDBLOCK, flock, LOCK_EX, LOCK_NB, LOCK_SH, LOCK_UN } from "../common/libc.ts";
 import { systemErrorCode } from "../common/errors.ts";
 import { PRIVATE_FILE_MODE } from "../common/private.ts";
-import { readSmallFile, withRegularFile } from "./files.ts";
+import { readSmallFile, withRegularFile } from "../common/regular-file.ts";
 import { indexWriterPid } from "./index-file.ts";
 
 export interface SessionLock {

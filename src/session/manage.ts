@@ -12,7 +12,7 @@
 import { closeSync, constants, fstatSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { systemErrorCode } from "../common/errors.ts";
 import { SessionError } from "./errors.ts";
-import { openRegular } from "./files.ts";
+import { openRegular } from "../common/regular-file.ts";
 import { serializeRow } from "./format.ts";
 import { removeIndex } from "./index-file.ts";
 import { sessionFsError } from "./load.ts";

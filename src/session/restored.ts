@@ -10,7 +10,7 @@
  * current size; the next listing of an unchanged file reads no row.
  */
 import { fstatSync } from "node:fs";
-import { withRegularFile } from "./files.ts";
+import { withRegularFile } from "../common/regular-file.ts";
 import { indexWriterPid, readIndex, writeIndex } from "./index-file.ts";
 import { loadSessionFd } from "./load.ts";
 

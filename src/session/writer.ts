@@ -34,7 +34,7 @@ import { randomUuid } from "../common/uuid.ts";
 import { ZOT_VERSION } from "../common/version.ts";
 import { emptyUsage, type Message, type Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
-import { openRegular } from "./files.ts";
+import { openRegular } from "../common/regular-file.ts";
 import { serializeRow, type SessionMeta, type SessionRow } from "./format.ts";
 import { removeIndex, writeIndex } from "./index-file.ts";
 import { loadSessionFd, sessionFsError, type LoadedSession, type LoadOptions } from "./load.ts";

@@ -5,9 +5,12 @@
  * treated as having none), so discovery stays cheap however large the bodies
  * are. readSkillBody reads the whole file when the skill is actually used.
  * "Absent" (ENOENT, ENOTDIR) is distinguished from real read failures, which
- * callers turn into warnings.
+ * callers turn into warnings. Opens never block: a FIFO or device named
+ * SKILL.md is "not a regular file" (common/regular-file.ts), not a hang.
  */
-import { open, readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { NotRegularFileError } from "../common/regular-file.ts";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { frontmatterSettled, parseSkillFile, splitSkillFile, parseFrontmatter, EMPTY_FRONTMATTER, type SkillFrontmatter } from "./parse.ts";
 
@@ -29,9 +32,22 @@ function failed<T>(path: string, err: unknown): FileRead<T> {
   return { kind: "error", message: `cannot read ${path}: ${errorMessage(err)}` };
 }
 
+/** `path` opened read-only without blocking on a special file (common/regular-file.ts); NotRegularFileError for one. */
+async function openRegularHandle(path: string): Promise<FileHandle> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if ((await handle.stat()).isFile()) return handle;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  await handle.close();
+  throw new NotRegularFileError(path);
+}
+
 /** The start of a file: enough to hold its whole frontmatter when it has one. */
 async function readHead(path: string): Promise<string> {
-  const handle = await open(path, "r");
+  const handle = await openRegularHandle(path);
   try {
     const decoder = new TextDecoder();
     const buffer = new Uint8Array(HEAD_LIMIT_BYTES);
@@ -62,7 +78,12 @@ export async function readSkillHead(path: string): Promise<FileRead<SkillFrontma
 /** The trimmed body of a SKILL.md (frontmatter removed). */
 export async function readSkillBody(path: string): Promise<FileRead<string>> {
   try {
-    return { kind: "ok", value: parseSkillFile(await readFile(path, "utf8")).body };
+    const handle = await openRegularHandle(path);
+    try {
+      return { kind: "ok", value: parseSkillFile(await handle.readFile("utf8")).body };
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     return failed(path, err);
   }

@@ -20,8 +20,9 @@
  * The combined fingerprint is sha256 over the sorted item hashes.
  * Never throws for missing or unreadable files: they hash as "missing".
  */
-import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, extname, isAbsolute, join, relative, sep } from "node:path";
+import { openRegular } from "../common/regular-file.ts";
 
 /** Bytes of each file that are hashed (its size is always included). */
 export const HASH_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -85,9 +86,8 @@ function sha256(text: string | Uint8Array): string {
 function readHead(path: string, limit: number): { head: Uint8Array; size: number } | undefined {
   let fd: number | undefined;
   try {
-    const stats = statSync(path);
-    if (!stats.isFile()) return undefined;
-    fd = openSync(path, "r");
+    fd = openRegular(path, constants.O_RDONLY);
+    const stats = fstatSync(fd);
     const head = new Uint8Array(Math.min(limit, stats.size));
     let filled = 0;
     while (filled < head.length) {

@@ -12,7 +12,7 @@
  * file (or one over MAX_STORE_BYTES, 8 MiB) is never overwritten silently: it is first copied to
  * trust.json.corrupt-<epoch ms> and the warning names the copy.
  */
-import { copyFileSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { copyFileSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";
@@ -21,6 +21,7 @@ import { describeJsonProblem, parseJson } from "../common/json.ts";
 import { PRIVATE_FILE_MODE, ensurePrivateDir, tightenPath } from "../common/private.ts";
 import { firstProblem, describeProblem } from "../common/validation.ts";
 import type { FingerprintItem, StoredItem } from "./fingerprint.ts";
+import { NotRegularFileError, readRegularText } from "../common/regular-file.ts";
 
 export type TrustDecision = "trusted" | "denied";
 
@@ -63,10 +64,11 @@ export const MAX_STORE_BYTES = 8 * 1024 * 1024;
 function readText(file: string): string | undefined {
   try {
     if (statSync(file).size > MAX_STORE_BYTES) return TOO_LARGE;
-    return readFileSync(file, "utf8");
+    return readRegularText(file);
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return undefined;
-    throw new ZotError("trust_store", `${file} cannot be read (${systemErrorCode(err) ?? "error"})`, { file }, { cause: err });
+    const reason = err instanceof NotRegularFileError ? "not a regular file" : (systemErrorCode(err) ?? "error");
+    throw new ZotError("trust_store", `${file} cannot be read (${reason})`, { file }, { cause: err });
   }
 }
 

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findModel, loadCatalog } from "../../src/providers/index.ts";
-import { liveModels } from "../../src/providers/models-cache.ts";
+import { liveModels, MAX_MODELS_CACHE_BYTES } from "../../src/providers/models-cache.ts";
 import { requestMessages, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 const CACHE = {
@@ -66,6 +66,16 @@ describe("models-cache.json", () => {
     const models = write("models.json", { providers: { anthropic: { models: [{ id: "claude-sonnet-5-0", priceInput: 4 }] } } });
     const catalog = await loadCatalog(models, write("models-cache.json", CACHE));
     expect(findModel(catalog, "anthropic", "claude-sonnet-5-0")).toMatchObject({ priceInput: 4, contextWindow: 400_000, source: "user" });
+  });
+
+  test("an oversized cache, or one that is not a regular file, is not read", async () => {
+    const big = write("models-cache.json", JSON.stringify(CACHE) + " ".repeat(MAX_MODELS_CACHE_BYTES));
+    expect(findModel(await loadCatalog(join(dir, "models.json"), big), "anthropic", "claude-sonnet-5-0")).toBeUndefined();
+    expect(findModel(await loadCatalog(join(dir, "models.json"), dir), "anthropic", "claude-sonnet-4-5")?.source).toBe("catalog");
+    const fifo = join(dir, "fifo-cache.json");
+    expect(Bun.spawnSync(["mkfifo", fifo]).success).toBe(true);
+    expect(findModel(await loadCatalog(join(dir, "models.json"), fifo), "anthropic", "claude-sonnet-4-5")?.source).toBe("catalog");
+    expect(findModel(await loadCatalog(join(dir, "models.json"), write("models-cache.json", CACHE)), "anthropic", "claude-sonnet-5-0")?.source).toBe("live");
   });
 
   test("a missing, malformed or oddly shaped cache is ignored without a warning", async () => {

@@ -237,13 +237,13 @@ describe("a corrupted trust.json", () => {
     mkdirSync(trustFile(env), { recursive: true });
     const run = await print();
     expect(starts(marker)).toBe(0);
-    expect(run.stderr).toContain(`${trustFile(env)} cannot be read (EISDIR); treated as nothing trusted`);
+    expect(run.stderr).toContain(`${trustFile(env)} cannot be read (not a regular file); treated as nothing trusted`);
     expect(gateLines(run.stderr)).toHaveLength(1);
     const list = await env.run(["ext", "list"]);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^project\s+marker\s.*\suntrusted$/m);
     const refused = await env.run(["trust"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${trustFile(env)} cannot be read (EISDIR)`);
+    expect(refused.stderr).toContain(`${trustFile(env)} cannot be read (not a regular file)`);
   }, T);
 });

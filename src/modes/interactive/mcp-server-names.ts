@@ -7,9 +7,10 @@
  * top level or `mcpServers` is not an object is "unreadable" (the trust
  * question is still asked: the fingerprint covers its bytes either way).
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { MAX_JSON_DEPTH, parseJson, isPlainObject } from "../../common/json.ts";
 import { displayText, fitWidth } from "../../tui/index.ts";
+import { readRegularText } from "../../common/regular-file.ts";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_NAMES = 10;
@@ -27,7 +28,7 @@ export function readMcpServerNames(file: string): McpServerNames {
   let text: string;
   try {
     if (statSync(file).size > MAX_FILE_BYTES) return { ok: false };
-    text = readFileSync(file, "utf8");
+    text = readRegularText(file);
   } catch {
     return { ok: false };
   }

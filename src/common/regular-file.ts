@@ -1,18 +1,21 @@
 /**
- * Opening the files of the session store (session files, their index and
- * lock files) without ever blocking: every open adds O_NONBLOCK (a FIFO
- * named like a session would otherwise block open(2) or read(2) forever)
- * and anything that is not a regular file is refused. openRegular throws
- * the system's errors (ENOENT, EACCES...) or NotRegularFileError;
- * withRegularFile and readSmallFile, for readers that pass over what they
- * cannot read, turn any failure into a fallback value.
+ * Opening files zot reads (the session store; config, model and key files;
+ * a project's context files, agent definitions and MCP config) without
+ * ever blocking: every open adds O_NONBLOCK (a FIFO named like one of them
+ * would otherwise block open(2) or read(2) forever, and zot's signal
+ * handlers with it, since they run on the thread the open holds) and
+ * anything that is not a regular file is refused. openRegular and
+ * readRegularText throw the system's errors (ENOENT, EACCES...) or
+ * NotRegularFileError, as readFileSync would throw its own; withRegularFile
+ * and readSmallFile, for readers that pass over what they cannot read, turn
+ * any failure into a fallback value.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 
 export class NotRegularFileError extends Error {
   readonly code = "ENOTREG";
   constructor(readonly path: string) {
-    super(`${path}: not a regular file`);
+    super("not a regular file");
   }
 }
 
@@ -49,6 +52,16 @@ export function withRegularFile<T, F>(path: string, fallback: F, use: (fd: numbe
     return use(fd);
   } catch {
     return fallback;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The whole text (UTF-8) of the regular file at `path`: readFileSync(path, "utf8") that never blocks on a special file. */
+export function readRegularText(path: string): string {
+  const fd = openRegular(path, constants.O_RDONLY);
+  try {
+    return readFileSync(fd, "utf8");
   } finally {
     closeSync(fd);
   }
