@@ -57,14 +57,19 @@ export function withRegularFile<T, F>(path: string, fallback: F, use: (fd: numbe
   }
 }
 
-/** The whole text (UTF-8) of the regular file at `path`: readFileSync(path, "utf8") that never blocks on a special file. */
-export function readRegularText(path: string): string {
+/** The whole content of the regular file at `path`: readFileSync(path) that never blocks on a special file. */
+export function readRegularBytes(path: string): Buffer {
   const fd = openRegular(path, constants.O_RDONLY);
   try {
-    return readFileSync(fd, "utf8");
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/** readRegularBytes as UTF-8 text: readFileSync(path, "utf8") that never blocks on a special file. */
+export function readRegularText(path: string): string {
+  return readRegularBytes(path).toString("utf8");
 }
 
 /** A small regular file's text (at most `limit` bytes); undefined when missing, special or longer. */

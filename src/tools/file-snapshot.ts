@@ -13,8 +13,9 @@
  * file open longer goes on writing to the replaced inode, which no rename
  * can prevent (any editor that saves by rename has the same limit).
  */
-import { appendFileSync, closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
+import { appendFileSync, closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
 import { ZotError } from "../common/errors.ts";
+import { openRegular, readRegularBytes } from "../common/regular-file.ts";
 
 export class FileChangedError extends ZotError {
   constructor(path: string) {
@@ -35,7 +36,8 @@ export interface FileSnapshot {
 
 /** Opens and reads `file`; throws fs errors, or FileChangedError when it grew while being read. */
 export function takeSnapshot(file: string, displayPath: string): FileSnapshot {
-  const fd = openSync(file, "r");
+  // Never blocking: a FIFO swapped in after the caller's checks is refused, not waited on.
+  const fd = openRegular(file, constants.O_RDONLY);
   try {
     const bytes = readFileSync(fd);
     const stats = fstatSync(fd);
@@ -61,7 +63,7 @@ export function assertUnchanged(snapshot: FileSnapshot, file: string, displayPat
     throw new FileChangedError(displayPath);
   }
   const same = now.ino === stats.ino && now.dev === stats.dev && now.size === stats.size && now.mtimeMs === stats.mtimeMs;
-  if (!same || !readFileSync(file).equals(snapshot.bytes)) throw new FileChangedError(displayPath);
+  if (!same || !readRegularBytes(file).equals(snapshot.bytes)) throw new FileChangedError(displayPath);
   // Last and cheapest: a write since the content comparison.
   if (fstatSync(snapshot.fd).size !== stats.size) throw new FileChangedError(displayPath);
 }

@@ -12,6 +12,7 @@ import { closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync
 import { join } from "node:path";
 import { assertUnchanged, carryLateAppends, FileChangedError, recentlyWrittenByOthers, releaseSnapshot, takeSnapshot } from "../../src/tools/file-snapshot.ts";
 import { createEditTool } from "../../src/tools/index.ts";
+import { NotRegularFileError } from "../../src/common/regular-file.ts";
 import { CHANGED_ERROR, expectAllAppended, startAppender } from "../support/appender.ts";
 import { cleanupTempDirs, makeContext, tempDir, textOf } from "./helpers.ts";
 
@@ -66,6 +67,22 @@ test("the re-check before the rename refuses a file rewritten in place or replac
     expect(() => assertUnchanged(replaced, file, "f.txt")).toThrow(FileChangedError);
   } finally {
     releaseSnapshot(replaced);
+  }
+});
+
+test("a FIFO swapped in for the file is refused at once, when the snapshot is taken and at the re-check (never waited on)", () => {
+  const dir = tempDir();
+  const file = join(dir, "f.txt");
+  expect(Bun.spawnSync(["mkfifo", file]).success).toBe(true);
+  expect(() => takeSnapshot(file, "f.txt")).toThrow(NotRegularFileError);
+  const real = join(dir, "g.txt");
+  writeFileSync(real, "one\n");
+  const snapshot = takeSnapshot(real, "g.txt");
+  try {
+    renameSync(file, real); // the FIFO now stands where the file was
+    expect(() => assertUnchanged(snapshot, real, "g.txt")).toThrow(FileChangedError);
+  } finally {
+    releaseSnapshot(snapshot);
   }
 });
 
