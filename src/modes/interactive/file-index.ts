@@ -1,7 +1,10 @@
 /**
  * The project's files for the `@` picker. Built lazily, in the background,
  * on the first `@`: `git ls-files --cached --others --exclude-standard -z`
- * when the cwd is in a git work tree, else a breadth-first walk of the cwd
+ * when the cwd is in a git work tree (with `-c core.fsmonitor=false`: the
+ * project's own git config must not name a command for zot to run — a
+ * repository's `core.fsmonitor` is executed by `ls-files`, and a `true`
+ * there starts a daemon that outlives zot), else a breadth-first walk of the cwd
  * that skips SKIPPED_DIRS (node_modules, .git, build output, caches…) and
  * does not follow symlinks. Bounded either way: at most MAX_FILES files and
  * BUILD_TIME_MS of work; past either the index stops there and says it is
@@ -23,6 +26,9 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   ".git", "node_modules", ".hg", ".svn", "dist", "build", "target", ".next", ".cache", "__pycache__", ".venv", "venv", ".tox", "coverage",
 ]);
 
+/** Command-line config (it wins over every config file) so that a repository cannot make git run its commands. */
+const GIT_SAFE_CONFIG = ["-c", "core.fsmonitor=false"] as const;
+
 export interface FileEntry {
   /** Relative path; directories end in "/". */
   readonly path: string;
@@ -34,7 +40,7 @@ export type IndexState = "idle" | "building" | "ready";
 async function gitFiles(cwd: string, deadline: number): Promise<string[] | undefined> {
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
   try {
-    proc = Bun.spawn(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    proc = Bun.spawn(["git", ...GIT_SAFE_CONFIG, "ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   } catch {
     return undefined;
   }

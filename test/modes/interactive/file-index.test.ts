@@ -46,4 +46,22 @@ describe("file index", () => {
     expect(paths).toEqual([".gitignore", "a.ts", "lib/", "new.txt"]);
     expect(index.matches("b.ts").map((entry) => entry.path)).toEqual(["lib/b.ts"]);
   });
+
+  test("a repository's core.fsmonitor command is not run (git ls-files would run it), and the files are still listed", async () => {
+    const root = tempDir("zot-files-");
+    tree(root, ["a.ts", "new.txt"]);
+    const marker = join(root, ".git", "fsmonitor-ran"); // inside .git: never listed, removed with the temp dir
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: root, env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: root } });
+    git("init", "-q");
+    git("add", "a.ts");
+    git("config", "core.fsmonitor", `touch '${marker}'; false`);
+    // The hostile config does run for a plain git ls-files (so the test can fail):
+    git("ls-files", "--cached", "--others", "--exclude-standard", "-z");
+    expect(await Bun.file(marker).exists()).toBe(true);
+    Bun.spawnSync(["rm", "-f", marker]);
+    const index = new FileIndex(root);
+    await index.build();
+    expect(index.matches("").map((entry) => entry.path).sort()).toEqual(["a.ts", "new.txt"]);
+    expect(await Bun.file(marker).exists()).toBe(false);
+  });
 });
