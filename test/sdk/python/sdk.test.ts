@@ -146,11 +146,12 @@ describe("interactive", () => {
     await ready(tui);
     tui.type("ask me");
     tui.press("enter");
-    await tui.waitForText("colour?", "screen");
+    // The panel's own line: the tool card's title shows the arguments ("colour?") before the panel opens, and keys typed then go to the editor.
+    await tui.waitForText("│ colour?", "screen");
     tui.type("blue");
     await tui.waitForText("> blue", "screen");
     tui.press("enter");
-    await tui.waitForText("again?", "screen");
+    await tui.waitForText("│ again?", "screen");
     tui.press("escape");
     await tui.waitFor(() => logged().some((entry) => typeof entry.handler_saw_cancel === "string") || undefined, "the handler to see the cancellation");
     await tui.waitForText("thanks");
