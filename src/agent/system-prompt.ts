@@ -8,7 +8,6 @@
  * Missing files are skipped silently; unreadable ones are skipped and reported
  * through onWarning. Nothing here throws.
  */
-
 import { join } from "node:path";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { localDateText } from "../common/local-time.ts";

@@ -11,7 +11,6 @@
  * yields a warning naming the file and the field, and only that field is
  * ignored (the others still apply). A broken config never stops a run.
  */
-
 import * as v from "valibot";
 import { systemErrorCode } from "./errors.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "./json.ts";

@@ -6,7 +6,7 @@
  * ~\AppData\Local\zot when LOCALAPPDATA is unset or empty —, ~/.local/state/zot).
  * Pure functions of the environment: nothing is created here.
  */
-import { homeDirectory } from "./user-dirs.ts";
+import { homedir } from "node:os";
 import { join } from "node:path";
 
 export interface HomeEnv {
@@ -16,7 +16,7 @@ export interface HomeEnv {
 }
 
 function currentHomeEnv(): HomeEnv {
-  return { env: process.env, platform: process.platform, home: homeDirectory() };
+  return { env: process.env, platform: process.platform, home: homedir() };
 }
 
 export function resolveZotHome(input: HomeEnv = currentHomeEnv()): string {

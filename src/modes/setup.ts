@@ -70,7 +70,6 @@ import { ZotError, errorMessage } from "../common/errors.ts";
 import { loadConfig, type ZotConfig } from "../common/config.ts";
 import { zotPaths, type ZotPaths } from "../common/home.ts";
 import { traceStartup } from "../common/startup-trace.ts";
-import { randomUuid } from "../common/uuid.ts";
 import type { MainFlags } from "../cli/flags.ts";
 import type { ExtensionBridge, PermissionPolicy } from "../ext/bridge.ts";
 import type { ExtensionConnection } from "../ext/connection.ts";
@@ -282,7 +281,7 @@ export async function setupHeadless(input: HeadlessSetupInput, cleanup: Cleanup)
   if (manager !== undefined) {
     const { ExtensionBridge } = await import("../ext/bridge.ts");
     const bridge = new ExtensionBridge(manager, {
-      sessionId: session.writer?.id ?? randomUuid(),
+      sessionId: session.writer?.id ?? crypto.randomUUID(),
       cwd,
       provider: resolved.provider,
       model: resolved.model.id,

@@ -15,7 +15,6 @@ import { resolve } from "node:path";
 import type { Swarm } from "../agents/index.ts";
 import type { ZotConfig } from "../common/config.ts";
 import type { ZotPaths } from "../common/home.ts";
-import { randomUuid } from "../common/uuid.ts";
 import type { ExtensionBridge } from "../ext/bridge.ts";
 import type { ExtensionManager } from "../ext/manager.ts";
 import type { ResolvedModel } from "../providers/index.ts";
@@ -43,7 +42,7 @@ export async function createRunSwarm(
   );
   const { flags, options } = input;
   const envTimeout = Number(process.env.ZOT_AGENT_TIMEOUT_MS);
-  let fallbackSessionId: string | undefined;
+  const fallbackSessionId = crypto.randomUUID();
   const bridge = run.bridge;
   return createSwarm({
     cwd: run.cwd,
@@ -72,7 +71,7 @@ export async function createRunSwarm(
     sessions: options.session.kind !== "none",
     maxConcurrent: run.config.agents_max_concurrent,
     timeoutMs: Number.isSafeInteger(envTimeout) && envTimeout > 0 ? envTimeout : run.config.agent_timeout_ms,
-    parentSessionId: () => run.session.writer?.id ?? bridge?.sessionId ?? (fallbackSessionId ??= randomUuid()),
+    parentSessionId: () => run.session.writer?.id ?? bridge?.sessionId ?? fallbackSessionId,
     observer:
       bridge === undefined
         ? undefined

@@ -2,9 +2,9 @@
  * The model catalog: a static list of known models (context window, max
  * output, reasoning flag, USD prices per million tokens), the original
  * zot's live list when its `$ZOT_HOME/models-cache.json` is there
- * (models-cache.ts), and the user's `$ZOT_HOME/models.json` overrides. Loading never throws: a missing
- * file is no override; an unreadable file, invalid JSON or a document that
- * is not `{"providers": {…}}` yields a warning string in `Catalog.warnings`
+ * (models-cache.ts), and the user's `$ZOT_HOME/models.json` overrides.
+ * Loading never throws: a missing file is no override; an unreadable
+ * file, invalid JSON or a document that is not `{"providers": {…}}` yields a warning string in `Catalog.warnings`
  * and the static list. Inside the document each problem is one warning
  * naming the file and the field (`providers.anthropic.models.0.maxTokens`):
  * a bad field of an entry is ignored (the default or catalog value stays),
@@ -14,7 +14,6 @@
  * replace only the fields they set (non-zero numbers, non-empty strings, an
  * explicit `reasoning`).
  */
-
 import * as v from "valibot";
 import { systemErrorCode, errorMessage } from "../common/errors.ts";
 import { MAX_JSON_DEPTH, describeJsonProblem, parseJson, isPlainObject } from "../common/json.ts";

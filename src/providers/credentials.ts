@@ -14,7 +14,6 @@
  * effort, common/private.ts). `credentialSource` tells where a provider's
  * key would come from without failing (the pickers' "logged in" test).
  */
-
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../common/atomic.ts";

@@ -17,9 +17,8 @@
  * A file over MAX_MODELS_CACHE_BYTES (16 MiB; the original's lists are
  * tens of KB) or not a regular file is not read at all.
  */
-import { closeSync, constants, fstatSync, readFileSync } from "node:fs";
 import { MAX_JSON_DEPTH, isPlainObject, parseJson } from "../common/json.ts";
-import { openRegular } from "../common/regular-file.ts";
+import { readSmallFile } from "../common/regular-file.ts";
 import { providerForAlias } from "./provider-aliases.ts";
 import type { ModelInfo, ProviderName } from "./types.ts";
 
@@ -40,12 +39,15 @@ function liveModelOf(raw: unknown): LiveModel | undefined {
   const provider = typeof raw.Provider === "string" ? providerForAlias(raw.Provider) : undefined;
   const id = typeof raw.ID === "string" ? raw.ID.trim() : "";
   if (provider === undefined || id === "") return undefined;
+  const name = typeof raw.Name === "string" ? raw.Name.trim() : "";
+  const contextWindow = tokenCount(raw.ContextWindow);
+  const maxOutput = tokenCount(raw.MaxTokens);
   return {
     provider,
     id,
-    ...(typeof raw.Name === "string" && raw.Name.trim() !== "" ? { name: raw.Name.trim() } : {}),
-    ...(tokenCount(raw.ContextWindow) !== undefined ? { contextWindow: tokenCount(raw.ContextWindow) } : {}),
-    ...(tokenCount(raw.MaxTokens) !== undefined ? { maxOutput: tokenCount(raw.MaxTokens) } : {}),
+    ...(name !== "" ? { name } : {}),
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
+    ...(maxOutput !== undefined ? { maxOutput } : {}),
     ...(typeof raw.Reasoning === "boolean" ? { reasoning: raw.Reasoning } : {}),
   };
 }
@@ -97,17 +99,8 @@ export const MAX_MODELS_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** The live entries of the cache file at `path`; [] for a missing, unreadable, oversized or malformed file. */
 export function readModelsCache(path: string): LiveModel[] {
-  let text: string;
-  let fd: number | undefined;
-  try {
-    fd = openRegular(path, constants.O_RDONLY);
-    if (fstatSync(fd).size > MAX_MODELS_CACHE_BYTES) return [];
-    text = readFileSync(fd, "utf8");
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  const text = readSmallFile(path, MAX_MODELS_CACHE_BYTES);
+  if (text === undefined) return [];
   const parsed = parseJson(text, MAX_JSON_DEPTH);
   return parsed.ok ? liveModels(parsed.value) : [];
 }

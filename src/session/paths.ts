@@ -6,13 +6,12 @@
  */
 import { join, resolve } from "node:path";
 import { zotPaths } from "../common/home.ts";
-import { sha256Hex } from "../common/sha256.ts";
 
 export const SESSION_FILE_EXTENSION = ".jsonl";
 
 /** 16 hex characters identifying a working directory. */
 export function cwdHash(cwd: string): string {
-  return sha256Hex(resolve(cwd)).slice(0, 16);
+  return new Bun.CryptoHasher("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
 }
 
 /** The directory holding every session of `cwd`. */

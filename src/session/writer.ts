@@ -30,7 +30,6 @@ import { join, resolve } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { ensurePrivateDirs, PRIVATE_FILE_MODE, tightenFd } from "../common/private.ts";
-import { randomUuid } from "../common/uuid.ts";
 import { ZOT_VERSION } from "../common/version.ts";
 import { emptyUsage, type Message, type Usage } from "../providers/types.ts";
 import { SessionError } from "./errors.ts";
@@ -163,7 +162,7 @@ export class SessionWriter {
     }
     const started = options.now ?? new Date();
     for (let attempt = 1; ; attempt++) {
-      const id = randomUuid();
+      const id = crypto.randomUUID();
       const path = join(dir, sessionFileName(started, id));
       const meta: SessionMeta = {
         id,

@@ -13,7 +13,7 @@
  * used. All sources are scanned concurrently. Missing directories are
  * silent; other read failures become warnings. Nothing here throws.
  */
-import { homeDirectory } from "../common/user-dirs.ts";
+import { homedir } from "node:os";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { errorMessage } from "../common/errors.ts";
@@ -65,7 +65,7 @@ export interface SkillDiscoveryOptions {
   /** --with-skills: also scan the user skill directories. */
   readonly withUserSkills: boolean;
   readonly extensionSkillSources: readonly ExtensionSkillSource[];
-  /** The user's home directory (default os.homeDirectory()). */
+  /** The user's home directory (default os.homedir()). */
   readonly userHome?: string;
 }
 
@@ -261,7 +261,7 @@ export async function discoverSkills(options: SkillDiscoveryOptions): Promise<Sk
   const extensionScans = options.extensionSkillSources.flatMap((source) =>
     source.entries.map((entry) => scanExtensionEntry(source, entry)),
   );
-  const userHome = options.userHome ?? homeDirectory();
+  const userHome = options.userHome ?? homedir();
   const roots = options.withUserSkills ? [...new Set(userSkillRoots(resolve(options.cwd), options.paths.home, userHome).map((root) => resolve(root)))] : [];
   const userScans = roots.map((root) => scanUserRoot(root));
   const scanned = merge(await Promise.all([...extensionScans, ...userScans]));

@@ -7,7 +7,7 @@
  * directory shown as `~`, and a missing description reads `(no description)`.
  * Descriptions are collapsed to one line. No skills → "".
  */
-import { homeDirectory } from "../common/user-dirs.ts";
+import { homedir } from "node:os";
 import { sep } from "node:path";
 import type { Skill } from "./discover.ts";
 
@@ -24,7 +24,7 @@ export function tildePath(path: string, home: string): string {
   return path;
 }
 
-export function skillsPromptAddendum(skills: readonly Skill[], home: string = homeDirectory()): string {
+export function skillsPromptAddendum(skills: readonly Skill[], home: string = homedir()): string {
   if (skills.length === 0) return "";
   const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const lines = sorted.map((skill) => {

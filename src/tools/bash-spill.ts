@@ -15,7 +15,7 @@
  * tool may open them under --jail.
  */
 import { lstat, open, readdir, realpath, rm, unlink, type FileHandle } from "node:fs/promises";
-import { tempDirectory } from "../common/user-dirs.ts";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveZotHome } from "../common/home.ts";
 import { errorMessage } from "../common/errors.ts";
@@ -153,6 +153,6 @@ export function scheduleSpillSweep(dir: string | undefined): void {
   const target = dir ?? defaultSpillDir();
   if (sweptDirs.has(target)) return;
   sweptDirs.add(target);
-  const dirs = dir === undefined ? [target, tempDirectory()] : [target];
+  const dirs = dir === undefined ? [target, tmpdir()] : [target];
   setTimeout(() => void sweepSpillFiles(dirs).catch(() => undefined), 0);
 }

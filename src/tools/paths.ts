@@ -11,7 +11,7 @@
  * here throws for an expected failure: results are values.
  */
 import { lstat, readlink, realpath, stat } from "node:fs/promises";
-import { homeDirectory } from "../common/user-dirs.ts";
+import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { systemErrorCode } from "../common/errors.ts";
 import { isOwnSpillFile } from "./bash-spill.ts";
@@ -23,8 +23,8 @@ const MAX_LINK_HOPS = 40;
 /** Expands a leading `~` / `~/` and resolves relative paths against cwd. */
 export function resolveToolPath(cwd: string, path: string): string {
   let expanded = path;
-  if (path === "~") expanded = homeDirectory();
-  else if (path.startsWith("~/")) expanded = join(homeDirectory(), path.slice(2));
+  if (path === "~") expanded = homedir();
+  else if (path.startsWith("~/")) expanded = join(homedir(), path.slice(2));
   return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
 }
 
