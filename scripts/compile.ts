@@ -18,6 +18,19 @@ export const REPO_ROOT = join(import.meta.dir, "..");
 /** Written by scripts/bytecode-order.ts; a stale profile still applies (changed functions land in the cold part). */
 export const BYTECODE_ORDER_FILE = join(REPO_ROOT, "scripts", "bytecode-order.txt");
 
+/**
+ * The `bun build` flags of every zot executable (before the version
+ * defines, the bytecode order and the target); the benchmarks compile
+ * their floor programs with them too.
+ */
+export const COMPILE_FLAGS: readonly string[] = [
+  "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
+  // Each run is short: stay in the interpreter longer before JIT tiers (≈4 MB less RSS, a few ms less).
+  "--compile-jit-policy=10",
+  "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
+  "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
+];
+
 export interface BuildStamp {
   readonly semver: string;
   readonly commit: string;
@@ -59,13 +72,9 @@ export function compileZot(request: CompileRequest): CompileResult {
   const orderFiles = request.bytecodeOrder ?? (existsSync(BYTECODE_ORDER_FILE) ? [BYTECODE_ORDER_FILE] : false);
   const args = [
     process.execPath, "build", join(REPO_ROOT, "src", "cli", "main.ts"),
-    "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
-    // Each run is short: stay in the interpreter longer before JIT tiers (≈4 MB less RSS, a few ms less).
-    "--compile-jit-policy=10",
+    ...COMPILE_FLAGS,
     // One profile serves every --target (hashes of the functions' syntax, not addresses).
     ...(orderFiles === false || orderFiles.length === 0 ? [] : [`--bytecode-order=${orderFiles.join(",")}`]),
-    "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-    "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
     "--define", `ZOT_BUILD_VERSION=${JSON.stringify(request.stamp.version)}`,
     ...(request.releaseTarget === undefined ? [] : ["--define", `ZOT_BUILD_TARGET=${JSON.stringify(request.releaseTarget)}`]),
     ...(request.bunTarget === undefined ? [] : [`--target=${request.bunTarget}`]),

@@ -1,7 +1,7 @@
 /**
  * Compiles the session floor program (fixtures/session-floor.ts) with the
- * same `bun build --compile` flags as dist/zot (scripts/compile.ts, minus the
- * version define and the bytecode order, which the floor has no use for),
+ * same `bun build --compile` flags as dist/zot (scripts/compile.ts
+ * COMPILE_FLAGS: no version define or bytecode order, which the floor has no use for),
  * and writes the config it reads from one of zot's own requests; and
  * watchRequests, a hook on the stand-in model server's requests as they
  * arrive. Shared by session.ts and memory-map.ts.
@@ -9,19 +9,14 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelServer, RecordedRequest } from "../../test/support/model-server.ts";
+import { COMPILE_FLAGS } from "../compile.ts";
 import { BENCH_DIR } from "./common.ts";
-
-export const FLOOR_COMPILE_FLAGS = [
-  "--compile", "--minify", "--bytecode", "--format=esm", "--splitting", "--compile-jit-policy=10",
-  "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-  "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
-];
 
 /** The compiled floor in `dir`; throws with Bun's output when the build fails. */
 export function buildSessionFloor(dir: string): string {
   const out = join(dir, "session-floor");
   const source = join(BENCH_DIR, "fixtures", "session-floor.ts");
-  const proc = Bun.spawnSync([process.execPath, "build", source, ...FLOOR_COMPILE_FLAGS, "--outfile", out], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawnSync([process.execPath, "build", source, ...COMPILE_FLAGS, "--outfile", out], { cwd: dir, stdout: "pipe", stderr: "pipe" });
   if (!proc.success) throw new Error(`compiling the floor failed: ${proc.stderr.toString()}`);
   return out;
 }

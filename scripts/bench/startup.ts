@@ -19,6 +19,7 @@
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newestMtime } from "../../test/support/binary.ts";
+import { COMPILE_FLAGS } from "../compile.ts";
 import { type SummaryRow, REPO_ROOT, fmt, machineLine, median, percentile, printTable, ratioText, report, tempDir } from "./common.ts";
 
 const RUNS = Number(process.argv[2] ?? 30);
@@ -26,12 +27,6 @@ const WARMUPS = 3;
 const TARGET = 2;
 const ZOT = process.env.ZOT_BENCH_ZOT ?? join(REPO_ROOT, "dist", "zot");
 const BEFORE = process.env.ZOT_BENCH_BEFORE;
-const BUILD_FLAGS = [
-  "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
-  "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-  "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
-];
-
 function run(argv: readonly string[], cwd: string): void {
   const proc = Bun.spawnSync([...argv], { cwd, stdout: "inherit", stderr: "inherit" });
   if (!proc.success) throw new Error(`${argv.join(" ")} failed (exit ${proc.exitCode})`);
@@ -49,7 +44,7 @@ function ensureZot(): void {
 function buildHello(dir: string): string {
   writeFileSync(join(dir, "hi.ts"), 'console.log("hi");\n');
   const out = join(dir, "hi");
-  const proc = Bun.spawnSync([process.execPath, "build", join(dir, "hi.ts"), ...BUILD_FLAGS, "--outfile", out], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawnSync([process.execPath, "build", join(dir, "hi.ts"), ...COMPILE_FLAGS, "--outfile", out], { cwd: dir, stdout: "pipe", stderr: "pipe" });
   if (!proc.success) throw new Error(`compiling hello-world failed: ${proc.stderr.toString()}`);
   return out;
 }
