@@ -11,9 +11,9 @@
  *   exit, then SIGKILL until none is left (at most KILL_WAIT_MS more). Each
  *   process is re-identified (pid + start time) just before it is signalled,
  *   so a reused pid is never hit.
- *   While zot runs, orphans that exit become zombies under zot; on SIGCHLD
- *   they are reaped with waitpid(<that pid>) — never waitpid(-1), and never a
- *   child Bun itself waits for (trackSpawned() registry, plus the pidfds Bun
+ *   While zot runs, orphans that exit become zombies under zot; a quarter
+ *   second after a SIGCHLD they are reaped with waitpid(<that pid>) — never
+ *   waitpid(-1), and never a child Bun itself waits for (trackSpawned() registry, plus the pidfds Bun
  *   holds), since stealing such a status crashes Bun with ECHILD.
  * - Elsewhere (macOS, or Linux when prctl fails): the process groups
  *   registered through trackSpawned(…, { ownGroup: true }) get the same
@@ -38,6 +38,8 @@ export const TERM_GRACE_MS = 500;
 /** After the SIGKILLs, how long zot keeps re-checking for survivors (new orphans, slow deaths). */
 export const KILL_WAIT_MS = 300;
 const POLL_MS = 10;
+/** How long after a SIGCHLD the orphan zombies are collected (see scheduleOrphanReap). */
+const ORPHAN_REAP_DELAY_MS = 250;
 
 export type TreeGuard = "subreaper" | "groups";
 
@@ -114,13 +116,20 @@ export function guardProcessTree(options: { readonly subreaper?: boolean } = {})
   return guard;
 }
 
+/**
+ * One orphan scan per burst of SIGCHLDs, ORPHAN_REAP_DELAY_MS after the first:
+ * a scan reads /proc for every thread of zot, and most SIGCHLDs are Bun's own
+ * children (each bash call), so scanning at once per signal cost a bash round
+ * ≈0.2 ms for nothing. The timer is unref'd: an exit meanwhile leaves the few
+ * zombies to init, which reaps them.
+ */
 function scheduleOrphanReap(): void {
   if (reapScheduled) return;
   reapScheduled = true;
-  setImmediate(() => {
+  setTimeout(() => {
     reapScheduled = false;
     reapOrphanZombies();
-  });
+  }, ORPHAN_REAP_DELAY_MS).unref();
 }
 
 /** Collects every zombie child of zot that Bun does not wait for; returns how many. */
