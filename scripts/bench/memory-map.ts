@@ -12,16 +12,37 @@
  * thread stacks, JIT code) and shared libraries; plus the high-water mark
  * then, the final peak (/usr/bin/time %M) and the threads alive. Medians,
  * MiB. Nothing is asserted: the figures go to docs/benchmarks.md.
- * Usage: bun scripts/bench/memory-map.ts [RUNS] [extra zot binaries…]
+ * Usage: bun scripts/bench/memory-map.ts [RUNS] [PROGRAM…]
+ * Each extra PROGRAM is one word "[NAME=VALUE…] <zot binary> [flags…]",
+ * e.g. "BUN_JSC_useDFGJIT=0 dist/zot" or "dist/zot --no-session": that
+ * binary with those environment variables and extra zot flags, in its own
+ * rows (the executable's mappings are found through /proc/<pid>/exe).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startModelServer, type RecordedRequest } from "../../test/support/model-server.ts";
 import { REPO_ROOT, fmt, machineLine, median, printTable, tempDir } from "./common.ts";
 import { buildSessionFloor, watchRequests, writeFloorConfig } from "./session-floor-build.ts";
 
 const RUNS = Number(process.argv[2] ?? 5);
-const ZOTS = [join(REPO_ROOT, "dist", "zot"), ...process.argv.slice(3)];
+interface Program {
+  readonly label: string;
+  readonly binary: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly flags: readonly string[];
+}
+/** "[NAME=VALUE…] <binary> [flags…]" (see Usage). */
+function parseProgram(spec: string): Program {
+  const words = spec.split(" ").filter((word) => word !== "");
+  const env: Record<string, string> = {};
+  while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] ?? "")) {
+    const [name = "", ...value] = (words.shift() ?? "").split("=");
+    env[name] = value.join("=");
+  }
+  const [binary = "", ...flags] = words;
+  return { label: spec.replace(REPO_ROOT + "/", ""), binary, env, flags };
+}
+const ZOTS: readonly Program[] = [parseProgram(join(REPO_ROOT, "dist", "zot")), ...process.argv.slice(3).map(parseProgram)];
 const GNU_TIME = "/usr/bin/time";
 const KiB = 1024;
 
@@ -71,12 +92,12 @@ function enqueue(scenario: Scenario): void {
   server.enqueue({ type: "text", text: "done" });
 }
 
-async function sample(argv: readonly string[], home: string, scenario: Scenario): Promise<Sample> {
+async function sample(argv: readonly string[], home: string, scenario: Scenario, env: Readonly<Record<string, string>> = {}): Promise<Sample> {
   enqueue(scenario);
   server.requests.length = 0;
   const peakFile = join(home, ".peak");
   const proc = Bun.spawn([GNU_TIME, "-f", "%M", "-o", peakFile, ...argv], {
-    cwd: home, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home }, stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    cwd: home, env: { ...env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home }, stdin: "ignore", stdout: "pipe", stderr: "pipe",
   });
   let taken: Omit<Sample, "peakKib"> | undefined;
   onRequest((count) => {
@@ -84,7 +105,7 @@ async function sample(argv: readonly string[], home: string, scenario: Scenario)
     // /usr/bin/time's only child is the program.
     const pid = Number(readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, "utf8").trim());
     const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    taken = { kib: residentByClass(pid, argv[0] ?? ""), hwmKib: Number(hwm?.[1] ?? Number.NaN), threads: readdirSync(`/proc/${pid}/task`).length };
+    taken = { kib: residentByClass(pid, readlinkSync(`/proc/${pid}/exe`)), hwmKib: Number(hwm?.[1] ?? Number.NaN), threads: readdirSync(`/proc/${pid}/task`).length };
   });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   onRequest(undefined);
@@ -99,17 +120,22 @@ const rows: string[][] = [["scenario", "program", ...CLASSES, "HWM at last reque
 for (const scenario of SCENARIOS) {
   const home = tempDir("zot-bench-memmap-");
   writeFileSync(join(home, "notes.txt"), "alpha beta gamma\ndelta epsilon zeta\neta theta iota\n");
-  const zotArgv = (zot: string): string[] => [
-    zot, "-p", "go", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--api-key", "bench",
-    "--base-url", server.anthropicBaseUrl, "--max-steps", String(scenario.rounds + 1),
+  const zotArgv = (zot: Program): string[] => [
+    zot.binary, "-p", "go", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--api-key", "bench",
+    "--base-url", server.anthropicBaseUrl, "--max-steps", String(scenario.rounds + 1), ...zot.flags,
   ];
   // One run of zot first: its first request gives the floor the same system blocks and tools.
-  await sample(zotArgv(ZOTS[0] ?? ""), home, scenario);
+  const [first] = ZOTS;
+  if (first === undefined) throw new Error("no zot to measure");
+  await sample(zotArgv(first), home, scenario);
   const configFile = writeFloorConfig(server.requests[0] as RecordedRequest, `${server.anthropicBaseUrl}/v1/messages`, home);
-  const programs: [string, string[]][] = [...ZOTS.map((zot): [string, string[]] => [zot.replace(REPO_ROOT + "/", ""), zotArgv(zot)]), ["floor", [floor, configFile]]];
+  const programs: [string, string[], Readonly<Record<string, string>>][] = [
+    ...ZOTS.map((zot): [string, string[], Readonly<Record<string, string>>] => [zot.label, zotArgv(zot), zot.env]),
+    ["floor", [floor, configFile], {}],
+  ];
   const samples = new Map<string, Sample[]>();
   for (let run = 0; run < RUNS; run++) {
-    for (const [name, argv] of programs) samples.set(name, [...(samples.get(name) ?? []), await sample(argv, home, scenario)]);
+    for (const [name, argv, env] of programs) samples.set(name, [...(samples.get(name) ?? []), await sample(argv, home, scenario, env)]);
   }
   for (const [name] of programs) {
     const taken = samples.get(name) ?? [];
