@@ -5,8 +5,9 @@
  * messages (a tool_prompt's recorded call + result), then the steps run.
  *
  * Per step: turn_start → hooks.beforeTurn (block → turn_end{error}, done,
- * "blocked") → one model call (any `retry` events first) → assistant_start on
- * the first stream event → forwarded deltas → usage (when the stream ends,
+ * "blocked") → one model call (any `retry` events first) → assistant_start once
+ * the model's response has begun (a 200; also when its stream then fails) →
+ * forwarded deltas → usage (when the stream ends,
  * before the message, where the original zot emits it) → tool-call arguments
  * nested deeper than MAX_VALUE_DEPTH replaced by "{}" (their calls fail with
  * an error result, tool-exec.ts boundToolCalls) → assistant message kept
@@ -16,7 +17,8 @@
  * calls through the choke point (tool-exec.ts), adds any usage a tool
  * reported (ToolOutcome.usage: subagents) to the cumulative total, appends
  * one tool message and loops. The last event of every prompt is exactly one `done` (normal end or
- * blocked turn) or `error` (failure, abort, max steps).
+ * blocked turn) or `error` (failure, abort); an exhausted step budget ends
+ * with `done` then `error` "max steps (N) exceeded", as the original's loop.
  *
  * Automatic compaction (compaction.ts) runs at the top of a step, before
  * turn_start, when the previous model call's context use reached the
@@ -336,6 +338,9 @@ export async function runPrompt(
     if (signal.aborted) return finishAborted(core);
   }
 
+  // As the original's loop: the exhausted loop ends with `done`, and the prompt then fails.
+  flushPendingAppends(core);
+  core.emit({ type: "done" });
   return finishError(
     core,
     new ZotError(AGENT_ERROR_CODES.maxSteps, `max steps (${core.maxSteps}) exceeded`, { maxSteps: core.maxSteps }),

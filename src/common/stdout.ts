@@ -23,6 +23,12 @@
  * waited for again, and flushes give the reader INTERRUPTED_FLUSH_MS (1 s,
  * counted from the first flush that has to wait) in all; what is still
  * queued then is lost. Nothing happens at import time.
+ *
+ * A reader that closes stdout (EPIPE, `zot --json … | head -1`) breaks the
+ * writer: later text is discarded, and onStdoutGone() listeners (the modes,
+ * modes/signals.ts) are told once, so a run nobody watches stops the way the
+ * original zot did (killed by SIGPIPE at its next write) instead of going
+ * on with its tools.
  */
 import { settledOrAborted } from "./abortable-wait.ts";
 import { FdWriter } from "./fd-writer.ts";
@@ -44,10 +50,28 @@ function interruptionSignal(): AbortSignal {
   return interruption.signal;
 }
 
+let goneListeners: (() => void)[] = [];
+let goneReported = false;
+
+function reportIfGone(): void {
+  if (goneReported || writer?.broken !== true) return;
+  goneReported = true;
+  const listeners = goneListeners;
+  goneListeners = [];
+  for (const listener of listeners) listener();
+}
+
 /** Writes `data` after everything written before it; never blocks, never drops (unless the reader is gone). */
 export function writeStdoutText(data: string | Uint8Array): void {
-  writer ??= new FdWriter(1, { keepAlive: true });
+  writer ??= new FdWriter(1, { keepAlive: true, onProgress: reportIfGone });
   writer.write(data);
+  reportIfGone();
+}
+
+/** Calls `listener` once when stdout's reader has gone (at once if it already has). */
+export function onStdoutGone(listener: () => void): void {
+  if (goneReported) listener();
+  else goneListeners.push(listener);
 }
 
 /** undefined while stdout keeps up; otherwise a promise to await before taking more input (see the header). */

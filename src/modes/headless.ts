@@ -15,7 +15,10 @@
  * signal came while zot waited for a slow stdout reader after the run (that
  * wait then ends within 1 s: common/stdout.ts). A second signal during
  * cleanup exits at once; either way the process-tree exit hook ends every
- * descendant (common/process-tree.ts).
+ * descendant (common/process-tree.ts). 141 when stdout's reader went away
+ * (`zot --json … | head -1`, or the answer of `-p` written to a closed
+ * pipe): the run stops as for a signal (modes/signals.ts) and nothing more
+ * is done for a reader that is gone; nothing is said on stderr.
  *
  * JIT: a headless run scales JavaScriptCore's tier-up thresholds by
  * HEADLESS_JIT_POLICY (the binary starts at 10, scripts/build.ts): the
@@ -38,7 +41,7 @@ import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./p
 import { setupHeadless } from "./setup.ts";
 import { queueStderr } from "../common/stderr.ts";
 import { startStartupTrace, traceStartup } from "../common/startup-trace.ts";
-import { SIGNAL_EXIT_CODES, watchSignals } from "./signals.ts";
+import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "./signals.ts";
 
 /** Turns a finished run into success or the error it stands for. */
 function resultError(result: HeadlessResult): ZotError | undefined {
@@ -64,7 +67,7 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   startStartupTrace();
   traceStartup("headless run");
   const output: HeadlessOutput = mode === "json" ? createJsonOutput() : createPrintOutput();
-  const signals = watchSignals();
+  const signals = watchSignals({ stdoutGone: true });
   const signal = signals.signal;
   const cleanup = new Cleanup();
   let failure: unknown;
@@ -107,7 +110,7 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   traceStartup("cleanup done");
   signals.stop();
   if (interrupted !== undefined) {
-    queueStderr("zot: interrupted\n");
+    queueStderr(interruptedLine(interrupted));
     return SIGNAL_EXIT_CODES[interrupted];
   }
   if (failure !== undefined) throw failure;

@@ -2,7 +2,8 @@
  * JSON mode output (`zot --json`, schema in docs/json.md): one line per
  * agent event via toJsonEventLine, written as it happens (UI-only events,
  * such as thinking_delta, are not written). The agent ends
- * every prompt with exactly one `done` or `error`; this output adds a
+ * every prompt with one `done` or `error` (max steps: `done` then `error`,
+ * as the original); this output adds a
  * terminal line only where no prompt produced one: `done` after an
  * extension command's display/noop, `error` when the run failed before or
  * outside the agent (setup, command errors, interruption). An extension's

@@ -8,6 +8,13 @@
  *
  * Exit codes: SIGINT 130, SIGHUP 129, SIGTERM 143.
  *
+ * With `stdoutGone` (print, JSON and RPC modes, whose output is the product)
+ * stdout's reader going away (common/stdout.ts onStdoutGone) counts as a
+ * first SIGPIPE: the run is aborted the same way and ends with 141, as the
+ * original zot did when its next write killed it. No SIGPIPE handler is
+ * installed: a real SIGPIPE stays ignored (writes to a closed pipe of an
+ * extension fail with EPIPE instead of ending zot).
+ *
  * stderr text goes through common/stderr.ts and stdout through
  * common/stdout.ts (ordered, never blocking the event loop on a pipe nobody
  * reads, so these handlers always run). The first signal also tells stdout
@@ -15,10 +22,16 @@
  * a stalled reader never took is lost.
  */
 import { SIGNAL_EXIT_CODES, type HandledSignal } from "../common/signal-exit.ts";
-import { stdoutInterrupted } from "../common/stdout.ts";
+import { onStdoutGone, stdoutInterrupted } from "../common/stdout.ts";
 
 export { SIGNAL_EXIT_CODES, type HandledSignal };
+/** The signals listened to (SIGPIPE only ever comes from onStdoutGone). */
 const ALL_SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/** The stderr line a run stopped by `signal` ends with: none for SIGPIPE (quiet, as `yes | head` is, and as the original zot was). */
+export function interruptedLine(signal: HandledSignal): string {
+  return signal === "SIGPIPE" ? "" : "zot: interrupted\n";
+}
 
 export interface SignalWatch {
   /** Aborted by the first signal. */
@@ -30,19 +43,29 @@ export interface SignalWatch {
 }
 
 export function watchSignals(
-  options: { readonly signals?: readonly HandledSignal[]; readonly onSignal?: (signal: HandledSignal) => void } = {},
+  options: {
+    readonly signals?: readonly HandledSignal[];
+    readonly onSignal?: (signal: HandledSignal) => void;
+    /** Stop as for a SIGPIPE when stdout's reader goes away (see the header). */
+    readonly stdoutGone?: boolean;
+  } = {},
 ): SignalWatch {
   const controller = new AbortController();
   let received: HandledSignal | undefined;
   let stopped = false;
-  for (const name of options.signals ?? ALL_SIGNALS) {
-    process.on(name, () => {
-      if (stopped) process.exit(SIGNAL_EXIT_CODES[name]);
-      if (received !== undefined) process.exit(SIGNAL_EXIT_CODES[received]);
-      received = name;
-      stdoutInterrupted();
-      controller.abort();
-      options.onSignal?.(name);
+  const receive = (name: HandledSignal): void => {
+    if (stopped) process.exit(SIGNAL_EXIT_CODES[name]);
+    if (received !== undefined) process.exit(SIGNAL_EXIT_CODES[received]);
+    received = name;
+    stdoutInterrupted();
+    controller.abort();
+    options.onSignal?.(name);
+  };
+  for (const name of options.signals ?? ALL_SIGNALS) process.on(name, () => receive(name));
+  if (options.stdoutGone) {
+    onStdoutGone(() => {
+      // Only the first report counts, and only while the mode runs: at its end the exit code is already decided.
+      if (received === undefined && !stopped) receive("SIGPIPE");
     });
   }
   return {

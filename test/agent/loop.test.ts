@@ -146,7 +146,7 @@ describe("agent loop", () => {
     expect(h.events.find((e) => e.type === "tool_result")).toMatchObject({ is_error: true, status: "failed" });
   });
 
-  test("max steps exceeded is an error outcome and the error event is last", async () => {
+  test("max steps exceeded is an error outcome: done, then the error event last (the original's loop)", async () => {
     const looping = [1, 2, 3].map((n) => reply([toolCall(`c${n}`, "echo", { text: n })]));
     const h = harness(looping, [echoTool()], { maxSteps: 2 });
     const outcome = await h.session.prompt("loop");
@@ -156,8 +156,8 @@ describe("agent loop", () => {
       expect(outcome.error.code).toBe("agent.max_steps");
     }
     expect(h.client.requests).toHaveLength(2);
-    expect(h.events.at(-1)).toEqual({ type: "error", message: "max steps (2) exceeded" });
-    expectSingleTerminal(h.events, "error");
+    expect(h.events.slice(-2)).toEqual([{ type: "done" }, { type: "error", message: "max steps (2) exceeded" }]);
+    expect(h.events.filter((event) => event.type === "done" || event.type === "error")).toHaveLength(2);
   });
 
   test("invalid maxSteps is reported as a value by create", () => {

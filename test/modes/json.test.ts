@@ -84,13 +84,13 @@ test("a provider failure ends with exactly one error line and exit 1", async () 
   expect(result.stderr).toBe("zot: openai: 400 invalid_request_error: bad request body\n");
 });
 
-test("max steps exceeded ends with an error line", async () => {
+test("max steps exceeded ends with a done line, then an error line, as the original's", async () => {
   const call = { type: "tool_calls" as const, calls: [{ name: "bash", arguments: { command: "true" } }] };
   env.server.enqueue(call, call);
   const result = await env.run(["--json", "loop", "--max-steps", "2", ...env.providerArgs()]);
   expect(result.code).toBe(1);
   const events = parseJsonLines(result.stdout);
-  expect(events.at(-1)).toEqual({ type: "error", message: "max steps (2) exceeded" });
+  expect(events.slice(-2)).toEqual([{ type: "done" }, { type: "error", message: "max steps (2) exceeded" }]);
   expect(events.filter((event) => event.type === "turn_start")).toHaveLength(2);
 });
 

@@ -7,7 +7,7 @@
  * while it is stalled zot stops reading the model stream and a running bash
  * command's output (backpressure, bounded memory); a slow reader gets every event in order; the shared
  * stdout description is never left non-blocking; print mode into
- * `head -c 10` (EPIPE) ends cleanly. Every process a test starts is killed
+ * `head -c 10` (EPIPE) ends cleanly with 141 (stdout-gone.test.ts has the rest). Every process a test starts is killed
  * in afterEach (matched by its command line, so a reused pid is never hit).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
@@ -311,7 +311,7 @@ describe.if(linux)("a slow stdout reader", () => {
 });
 
 describe.if(linux)("a stdout that closes early", () => {
-  test("print mode into `head -c 10` (EPIPE): zot ends cleanly, exit 0, nothing on stderr", async () => {
+  test("print mode into `head -c 10` (EPIPE): zot ends cleanly, exit 141 as the original's SIGPIPE, nothing on stderr", async () => {
     env.server.enqueue({ type: "text", text: "y".repeat(2_000_000), chunks: 200 });
     const path = join(env.base, "head.fifo");
     expect(Bun.spawnSync(["mkfifo", path]).success).toBe(true);
@@ -334,7 +334,7 @@ describe.if(linux)("a stdout that closes early", () => {
     const proc = spawnZot(["-p", "say a lot"], stdoutFd);
     closeSync(stdoutFd);
     const [headOut, stderr] = await Promise.all([new Response(head.stdout).text(), new Response(proc.stderr).text()]);
-    expect(await exitWithin(proc, 20_000)).toBe(0);
+    expect(await exitWithin(proc, 20_000)).toBe(141);
     expect(headOut).toBe("yyyyyyyyyy");
     expect(stderr).toBe("");
   });

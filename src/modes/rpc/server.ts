@@ -14,6 +14,9 @@
  *   ones answer with an error and do nothing), cleanup, `zot: interrupted` on
  *   stderr, exit 130 / 129 / 143; a second signal exits at once (the
  *   process-tree exit hook still ends every descendant).
+ * - stdout's reader goes away (EPIPE): handled as a SIGPIPE would be — the
+ *   running operation is aborted, cleanup, exit 141, quietly (the
+ *   original zot was killed by SIGPIPE at its next write).
  *
  * The agent's own terminal events (done / error) are not forwarded: the
  * command handlers write the RPC terminal events from the outcome.
@@ -41,7 +44,7 @@ import { OperationQueue } from "./operation-queue.ts";
 import { RpcOutput } from "./output.ts";
 import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
 import { rpcExtensionUI } from "./ui.ts";
-import { SIGNAL_EXIT_CODES, watchSignals } from "../signals.ts";
+import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 import { stdoutRoom } from "../../common/stdout.ts";
 
@@ -117,7 +120,7 @@ async function serveStdin(connection: RpcConnection, signal: AbortSignal): Promi
 export async function runRpc(flags: MainFlags): Promise<number> {
   const output = new RpcOutput();
   const queue = new OperationQueue((err) => queueStderr(`zot: warning: rpc: ${errorMessage(err)}\n`));
-  const signals = watchSignals({ onSignal: () => queue.shutdown() });
+  const signals = watchSignals({ onSignal: () => queue.shutdown(), stdoutGone: true });
   const cleanup = new Cleanup();
   let failure: unknown;
   let end: ServeEnd | undefined;
@@ -145,7 +148,7 @@ export async function runRpc(flags: MainFlags): Promise<number> {
   signals.stop();
   const interrupted = signals.received();
   if (interrupted !== undefined) {
-    queueStderr("zot: interrupted\n");
+    queueStderr(interruptedLine(interrupted));
     return SIGNAL_EXIT_CODES[interrupted];
   }
   if (failure !== undefined) throw failure;
