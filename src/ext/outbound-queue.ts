@@ -29,8 +29,16 @@ const MAX_BATCH_CHARS = 1024 * 1024;
 
 /** What the queue writes to (Bun's FileSink satisfies it). */
 export interface ByteSink {
-  /** Returns bytes accepted, or a promise when the pipe is full. */
-  write(chunk: string): number | Promise<number>;
+  /**
+   * Returns bytes accepted, or a promise when the pipe is full. Bun 1.4's
+   * FileSink also returns `true` (text buffered, e.g. once the child has
+   * exited and its stdin is closing): taken as written, like a number.
+   */
+  write(chunk: string): number | boolean | PromiseLike<number>;
+}
+
+function isPending(result: number | boolean | PromiseLike<number>): result is PromiseLike<number> {
+  return typeof result === "object" && result !== null && typeof result.then === "function";
 }
 
 export type QueueFailure =
@@ -180,7 +188,7 @@ export class OutboundQueue {
         for (const callback of callbacks) callback(false);
         return;
       }
-      let result: number | Promise<number>;
+      let result: number | boolean | PromiseLike<number>;
       try {
         result = this.sink.write(text);
       } catch (error) {
@@ -188,7 +196,7 @@ export class OutboundQueue {
         for (const callback of callbacks) callback(false);
         return;
       }
-      if (typeof result === "number") {
+      if (!isPending(result)) {
         for (const callback of callbacks) callback(true);
         continue;
       }
@@ -199,7 +207,7 @@ export class OutboundQueue {
     this.notifyIdle();
   }
 
-  private awaitWrite(pending: Promise<number>, callbacks: readonly ((ok: boolean) => void)[]): void {
+  private awaitWrite(pending: PromiseLike<number>, callbacks: readonly ((ok: boolean) => void)[]): void {
     let settled = false;
     const timer = setTimeout(() => {
       if (settled) return;

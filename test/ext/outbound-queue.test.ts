@@ -46,6 +46,22 @@ describe("OutboundQueue (real pipes)", () => {
     process.kill(-proc.pid, "SIGKILL");
   });
 
+  test("a child that exited and whose stdin was ended: writes do not throw (Bun's FileSink answers `true`), the queue goes on", async () => {
+    const proc = Bun.spawn(["sh", "-c", "exit 0"], { stdin: "pipe", stdout: "ignore", stderr: "ignore" });
+    await proc.exited;
+    proc.stdin.end();
+    const failures: QueueFailure[] = [];
+    const queue = new OutboundQueue(proc.stdin, { onFailure: (f) => failures.push(f) });
+    const results: boolean[] = [];
+    // Before the fix the write's `true` was awaited as a promise: "e.then is not a function" escaped from the queue.
+    expect(() => queue.enqueue({ type: "tool_result", id: "late" }, (ok) => results.push(ok))).not.toThrow();
+    expect(await queue.drain(1_000)).toBe(true);
+    queue.enqueue({ type: "event" }, (ok) => results.push(ok));
+    await queue.drain(1_000);
+    expect(results).toEqual([true, true]);
+    expect(failures).toEqual([]);
+  });
+
   test("onWritten reports delivery, and frames after close are refused", async () => {
     const proc = spawnReader(["cat"]);
     const queue = new OutboundQueue(proc.stdin, { onFailure: () => {} });
