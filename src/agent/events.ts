@@ -57,6 +57,8 @@ export type AgentEvent =
       readonly details?: Readonly<Record<string, unknown>>;
     }
   | { readonly type: "assistant_message"; readonly content: readonly ContentBlock[]; readonly time: string }
+  /** UI-only: an extension hid the assistant's message (no assistant_message follows); the user is shown why. */
+  | { readonly type: "assistant_hidden"; readonly reason: string; readonly by?: string }
   | ({ readonly type: "usage"; readonly cumulative: UsageFields } & UsageFields)
   | { readonly type: "turn_end"; readonly stop: StopReason; readonly error?: string }
   | { readonly type: "done" }
@@ -89,11 +91,16 @@ export type AgentEvent =
 
 export type AgentEventType = AgentEvent["type"];
 
-const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(["thinking_delta", "tool_guard"]);
+const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(["thinking_delta", "tool_guard", "assistant_hidden"]);
 
 /** Events only the terminal UI sees: --json and RPC never write them. */
 export function isUiOnlyEvent(event: AgentEvent): boolean {
   return UI_ONLY_EVENT_TYPES.has(event.type);
+}
+
+/** What the user is told when an extension hid the assistant's message (TUI note; stderr in print and JSON modes). */
+export function assistantHiddenText(event: { readonly reason: string; readonly by?: string }): string {
+  return `${event.by === undefined ? "an extension" : `[${event.by}]`} hid the assistant's message: ${event.reason}`;
 }
 
 export function usageFields(usage: Usage): UsageFields {

@@ -42,8 +42,8 @@ export interface AssistantMessageInfo {
 }
 
 export interface AssistantMessageDecision {
-  /** Hide the message from the user; the transcript keeps it. */
-  readonly block?: { readonly reason: string };
+  /** Hide the message from the user (who is shown `reason`, and `by` when given: the extension); the transcript keeps it. */
+  readonly block?: { readonly reason: string; readonly by?: string };
   /** User-visible replacement text; the transcript keeps the original. Ignored with block. */
   readonly replaceText?: string;
 }

@@ -188,7 +188,11 @@ async function deliverAssistantMessage(core: AgentCore, message: Message, signal
     if (text !== "") {
       try {
         const decision = await hook({ text, message, signal });
-        if (decision?.block !== undefined) visible = undefined;
+        if (decision?.block !== undefined) {
+          visible = undefined;
+          const { reason, by } = decision.block;
+          core.emit(by === undefined ? { type: "assistant_hidden", reason } : { type: "assistant_hidden", reason, by });
+        }
         else if (decision?.replaceText !== undefined && decision.replaceText !== "") {
           visible = { ...message, content: replaceMessageText(message.content, decision.replaceText) };
         }

@@ -236,7 +236,7 @@ export class ExtensionBridge {
     const interceptors = interceptorsOf(this.manager, "assistant_message");
     if (interceptors.length === 0) return undefined;
     return interceptAssistantMessage(interceptors, text, signal, "assistant message blocked by extension guard").then((result) => {
-      if (result.decision.blocked) return { block: { reason: result.decision.reason } };
+      if (result.decision.blocked) return { block: { reason: result.decision.reason, by: result.decision.by } };
       return result.replaced ? { replaceText: result.text } : undefined;
     });
   }

@@ -25,7 +25,7 @@
  * optimizing tiers compiled code that a run of a few hundred rounds never
  * paid back (same CPU time, ≈4 MiB less peak RSS at 50 rounds).
  */
-import type { AgentEvent } from "../agent/events.ts";
+import { assistantHiddenText, type AgentEvent } from "../agent/events.ts";
 import { HEADLESS_NO_YOLO_WARNING } from "../agent/permissions.ts";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import type { MainFlags } from "../cli/flags.ts";
@@ -77,6 +77,8 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
     if (flags.noYolo) queueStderr(HEADLESS_NO_YOLO_WARNING);
     const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
     const showEvent = (event: AgentEvent): void => {
+      // The user is shown why an extension hid a message (extensions.md, event_intercept_response).
+      if (event.type === "assistant_hidden") queueStderr(`zot: ${assistantHiddenText(event)}\n`);
       progress?.event(event);
       output.event(event);
     };

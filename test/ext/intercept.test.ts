@@ -64,7 +64,7 @@ describe("interception chains across three extensions (Python, TypeScript, Pytho
     expect(log[0]!.args).toEqual({ text: "keep" });
   });
 
-  test("assistant text replacements chain; the transcript keeps the original; a block hides the message", async () => {
+  test("assistant text replacements chain; the transcript keeps the original; a block hides the message and tells the user why", async () => {
     const root = tempDir();
     const { manager } = await startHost([lifecycleExtension(root, "first", ["intercept=assistant_message", "replace=SECRET:[redacted]"]), TS_LIFECYCLE]);
     const { session, events } = bridgedSession(manager, [reply([text("the SECRET is out")])], []);
@@ -77,6 +77,7 @@ describe("interception chains across three extensions (Python, TypeScript, Pytho
     const hidden = bridgedSession(other, [reply([text("nope")])], []);
     await hidden.session.prompt("x");
     expect(hidden.events.some((e) => e.type === "assistant_message")).toBe(false);
+    expect(hidden.events.find((e) => e.type === "assistant_hidden")).toEqual({ type: "assistant_hidden", reason: "hidden by hider", by: "hider" });
     expect(hidden.session.messages.at(-1)!.content).toEqual([{ type: "text", text: "nope" }]);
   });
 

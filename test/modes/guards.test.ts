@@ -2,8 +2,9 @@
  * Extension interception in the headless modes, through dist/zot and the
  * guard fixture: a blocked turn is an error (reason on stderr, exit 1, no
  * model call; JSON still ends with `done`), print mode prints the text as
- * rewritten by an assistant_message guard, and a blocked tool call reaches
- * the model as an error result.
+ * rewritten by an assistant_message guard, a hidden message is not printed
+ * (the reason goes to stderr), and a blocked tool call reaches the model as
+ * an error result.
  */
 import { expect, test } from "bun:test";
 import { cpSync, existsSync, writeFileSync } from "node:fs";
@@ -39,6 +40,20 @@ test("print mode prints the assistant text as an extension rewrote it", async ()
   const result = await env.run(["-p", "tell me", "--ext", guardExtension("redact"), ...env.providerArgs()]);
   expect(result.code).toBe(0);
   expect(result.stdout).toBe("[redacted]\n");
+});
+
+test("a message a guard hides is not printed, and the user is told why on stderr (print and JSON)", async () => {
+  env.server.enqueue({ type: "text", text: "the secret is 42" }, { type: "text", text: "the secret is 42" });
+  const printed = await env.run(["-p", "tell me", "--ext", guardExtension("hide"), ...env.providerArgs()]);
+  expect(printed.code).toBe(0);
+  expect(printed.stdout).toBe("");
+  expect(printed.stderr).toBe("zot: [guard] hid the assistant's message: not for your eyes\n");
+  const json = await env.run(["--json", "tell me", "--ext", guardExtension("hide"), ...env.providerArgs()]);
+  expect(json.code).toBe(0);
+  expect(json.stderr).toBe("zot: [guard] hid the assistant's message: not for your eyes\n");
+  const types = parseJsonLines(json.stdout).map((event) => event.type);
+  expect(types).not.toContain("assistant_message");
+  expect(types).not.toContain("assistant_hidden");
 });
 
 test("a tool call refused by a guard reaches the model as an error result", async () => {

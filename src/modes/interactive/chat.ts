@@ -17,7 +17,7 @@
  * turn_end; an aborted stream's partial text is committed as it stands.
  * No I/O; time comes from `now()`.
  */
-import type { AgentEvent } from "../../agent/events.ts";
+import { assistantHiddenText, type AgentEvent } from "../../agent/events.ts";
 import { displayText, MarkdownStream, padToWidth, wrapText, type Theme } from "../../tui/index.ts";
 import { ToolCard } from "./tool-card.ts";
 
@@ -138,6 +138,9 @@ export class Chat {
       }
       case "retry":
         this.warn(event.message);
+        break;
+      case "assistant_hidden":
+        this.info(assistantHiddenText(event));
         break;
       case "turn_end":
         this.#endTurn(event.stop === "aborted");

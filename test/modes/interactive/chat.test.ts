@@ -62,10 +62,17 @@ describe("chat model", () => {
     expect(text()).not.toContain("secret");
   });
 
-  test("a hidden message is dropped at turn end; an aborted stream is kept as it stands", () => {
+  test("a hidden message is dropped at turn end, with the extension's reason shown; an aborted stream is kept as it stands", () => {
     const hidden = setup({ hold: true });
-    hidden.send({ type: "turn_start", step: 1 }, { type: "assistant_start" }, { type: "text_delta", delta: "blocked words" }, { type: "turn_end", stop: "end" });
+    hidden.send(
+      { type: "turn_start", step: 1 },
+      { type: "assistant_start" },
+      { type: "text_delta", delta: "blocked words" },
+      { type: "assistant_hidden", reason: "not for your eyes", by: "guard" },
+      { type: "turn_end", stop: "end" },
+    );
     expect(hidden.text() + hidden.live()).not.toContain("blocked words");
+    expect(hidden.text() + hidden.live()).toContain("[guard] hid the assistant's message: not for your eyes");
 
     const aborted = setup();
     aborted.send({ type: "turn_start", step: 1 }, { type: "assistant_start" }, { type: "text_delta", delta: "partial answer" }, { type: "turn_end", stop: "aborted" });
