@@ -60,15 +60,28 @@ function displayName(entry: InstalledExtension): string {
   return manifestName(entry) ?? entry.dirName;
 }
 
+/** The manifest's description as it ends a list row: one line, at most LIST_DESCRIPTION_CHARS. */
+const LIST_DESCRIPTION_CHARS = 100;
+
+function listDescription(description: string | undefined): string {
+  const flat = (description ?? "").replace(/\s+/g, " ").trim();
+  return flat.length > LIST_DESCRIPTION_CHARS ? `${flat.slice(0, LIST_DESCRIPTION_CHARS - 1)}…` : flat;
+}
+
 /**
  * One `zot ext list` row in the original's layout (`%-12s  %-20s  %-10s
  * %-8s  %-10s  %s`: scope, name, version, enabled, language, dir; "-" for
  * an empty version or language), so scripts written for it keep working;
- * zot adds the trust state as a last column ("-" where nothing is gated).
+ * zot adds the trust state ("-" where nothing is gated) and then the
+ * manifest's description (extensions.md: "shown in zot ext list"), when it
+ * has one, as the last columns.
  */
-function listLine(cells: readonly [scope: string, name: string, version: string, enabled: string, language: string, dir: string, trust: string]): string {
-  const [scope, name, version, enabled, language, dir, trust] = cells;
-  return `${scope.padEnd(12)}  ${name.padEnd(20)}  ${version.padEnd(10)}  ${enabled.padEnd(8)}  ${language.padEnd(10)}  ${dir}  ${trust}\n`;
+function listLine(
+  cells: readonly [scope: string, name: string, version: string, enabled: string, language: string, dir: string, trust: string, description: string],
+): string {
+  const [scope, name, version, enabled, language, dir, trust, description] = cells;
+  const tail = description === "" ? "" : `  ${description}`;
+  return `${scope.padEnd(12)}  ${name.padEnd(20)}  ${version.padEnd(10)}  ${enabled.padEnd(8)}  ${language.padEnd(10)}  ${dir}  ${trust}${tail}\n`;
 }
 
 /** TRUST column: a project extension's trust state (trusted / untrusted / changed / denied); "-" where nothing is gated. */
@@ -76,7 +89,10 @@ type TrustOf = (entry: InstalledExtension) => string;
 
 function listRow(entry: ValidInstall, trustOf: TrustOf): string {
   const { manifest, enabled } = entry.loaded;
-  return listLine([entry.scope, manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", manifest.language ?? "-", entry.dir, trustOf(entry)]);
+  return listLine([
+    entry.scope, manifest.name, manifest.version ?? "-", enabled ? "yes" : "no", manifest.language ?? "-", entry.dir, trustOf(entry),
+    listDescription(manifest.description),
+  ]);
 }
 
 async function projectTrustColumn(scope: Scope, entries: readonly InstalledExtension[]): Promise<TrustOf> {

@@ -80,9 +80,10 @@ describe("zot ext lifecycle", () => {
     const listed = await ext(["list"]);
     expect(listed.code).toBe(0);
     // The original's layout (`%-12s  %-20s  %-10s  %-8s  %-10s  %s`: scope name version enabled language dir, no header),
-    // byte for byte, then zot's trust column: a project extension shows its project's state; global ones are never gated.
+    // byte for byte, then zot's trust column (a project extension shows its project's state; global ones are never gated)
+    // and the manifest's description when there is one (extensions.md: "shown in zot ext list").
     expect(listed.stdout).toBe(
-      `${"project".padEnd(12)}  ${"todo".padEnd(20)}  ${"-".padEnd(10)}  ${"yes".padEnd(8)}  ${"-".padEnd(10)}  ${projectDir}  untrusted\n` +
+      `${"project".padEnd(12)}  ${"todo".padEnd(20)}  ${"-".padEnd(10)}  ${"yes".padEnd(8)}  ${"-".padEnd(10)}  ${projectDir}  untrusted  track todos\n` +
         `${"global".padEnd(12)}  ${"hello".padEnd(20)}  ${"1.2.3".padEnd(10)}  ${"yes".padEnd(8)}  ${"-".padEnd(10)}  ${join(globalRoot, "hello")}  -\n`,
     );
     // What a script written for the original does with it still works.

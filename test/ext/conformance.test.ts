@@ -49,6 +49,23 @@ describe("zot ext test: good extensions pass", () => {
     expect(code).toBe(0);
   });
 
+  test("shadowed registrations (a case-only duplicate command, a tool twice, a tool named bash) are warnings, and only what zot routes is exercised", async () => {
+    const { code, report } = await conformance(join(FIXTURES, "shadowed"));
+    expect(failures(report)).toEqual([]);
+    expect(code).toBe(0);
+    const warnings = report.checks.filter((check) => check.status === "warn" && check.check === "registration").map((check) => check.detail);
+    expect(warnings).toEqual([
+      'tool "rev" registered twice: the first wins, the later one is never called',
+      'tool "bash" is one of zot\'s own tools, which wins: it is never called',
+      'command "DATE" registered twice (names are case-insensitive): the first wins, this one is never invoked',
+    ]);
+    const checked = report.checks.map((check) => check.check);
+    expect(checked).toContain("tool rev");
+    expect(checked).toContain("command /date");
+    expect(checked).not.toContain("tool bash");
+    expect(checked).not.toContain("command /DATE");
+  });
+
   test("the text report reads like doctor", async () => {
     const result = await runZot(["ext", "test", join(FIXTURES, "good-sh")]);
     expect(result.code).toBe(0);

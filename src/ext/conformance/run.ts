@@ -19,6 +19,7 @@
 import { PROTOCOL_VERSION, HOST_CAPABILITIES, INTERCEPTABLE_EVENTS, LIFECYCLE_EVENTS, type InboundFrame, type InboundOf } from "../frames.ts";
 import { loadManifest, type LoadedManifest } from "../manifest.ts";
 import { resolveExec } from "../process.ts";
+import { BUILTIN_TOOL_NAMES } from "../../tools/types.ts";
 import { checkCommandName, checkToolName, checkToolSchema, MAX_COMMANDS_PER_EXTENSION, MAX_TOOLS_PER_EXTENSION } from "../registration-rules.ts";
 import { ConformanceReport } from "./report.ts";
 import { ConformanceSession } from "./session.ts";
@@ -192,14 +193,43 @@ async function handshake(context: Context, session: ConformanceSession, register
   return true;
 }
 
+/** The names reserved for zot's own tools: an extension tool of the same name is never registered (tools/registry.ts). */
+const BUILT_IN_TOOLS: ReadonlySet<string> = new Set<string>(BUILTIN_TOOL_NAMES);
+
+/**
+ * The registrations zot would route to the extension: valid ones, the first
+ * of each tool name and of each command name (case-insensitive), no tool
+ * named like one of zot's own. The rest are shadowed, as in a real run
+ * (extensions.md: "the first registration remains active").
+ */
+function routedRegistrations(registered: Registered): { readonly tools: Registered["tools"]; readonly commands: Registered["commands"] } {
+  const toolNames = new Set<string>();
+  const tools = registered.tools.filter((tool) => {
+    const routed = !toolNames.has(tool.name) && !BUILT_IN_TOOLS.has(tool.name) && checkToolName(tool.name) === undefined && checkToolSchema(tool.schema).ok;
+    toolNames.add(tool.name);
+    return routed;
+  });
+  const commandNames = new Set<string>();
+  const commands = registered.commands.filter((command) => {
+    const key = command.name.toLowerCase();
+    const routed = !commandNames.has(key) && checkCommandName(command.name) === undefined;
+    commandNames.add(key);
+    return routed;
+  });
+  return { tools, commands };
+}
+
 function checkRegistrations(context: Context, registered: Registered): void {
   const { report } = context;
   const problems: string[] = [];
+  /** Legal (the first registration wins) but almost always a mistake: reported, not failed. */
+  const shadowed: string[] = [];
   const toolNames = new Set<string>();
   registered.tools.forEach((tool, i) => {
     const reason = checkToolName(tool.name) ?? (checkToolSchema(tool.schema).ok ? undefined : (checkToolSchema(tool.schema) as { reason: string }).reason);
     if (reason !== undefined) problems.push(`tool "${tool.name}" is rejected by zot: ${reason}`);
-    if (toolNames.has(tool.name)) problems.push(`tool "${tool.name}" registered twice (the first wins)`);
+    if (toolNames.has(tool.name)) shadowed.push(`tool "${tool.name}" registered twice: the first wins, the later one is never called`);
+    else if (BUILT_IN_TOOLS.has(tool.name)) shadowed.push(`tool "${tool.name}" is one of zot's own tools, which wins: it is never called`);
     if (i === MAX_TOOLS_PER_EXTENSION) problems.push(`more than ${MAX_TOOLS_PER_EXTENSION} tools: the rest are rejected`);
     toolNames.add(tool.name);
   });
@@ -207,11 +237,12 @@ function checkRegistrations(context: Context, registered: Registered): void {
   registered.commands.forEach((command, i) => {
     const reason = checkCommandName(command.name);
     if (reason !== undefined) problems.push(`command "${command.name}" is rejected by zot: ${reason}`);
-    if (commandNames.has(command.name.toLowerCase())) problems.push(`command "${command.name}" registered twice (names are case-insensitive; the first wins)`);
+    if (commandNames.has(command.name.toLowerCase())) shadowed.push(`command "${command.name}" registered twice (names are case-insensitive): the first wins, this one is never invoked`);
     if (i === MAX_COMMANDS_PER_EXTENSION) problems.push(`more than ${MAX_COMMANDS_PER_EXTENSION} commands: the rest are rejected`);
     commandNames.add(command.name.toLowerCase());
   });
   for (const problem of problems) report.fail("registration", problem);
+  for (const note of shadowed) report.warn("registration", note);
   for (const subscribe of registered.subscribe) {
     for (const event of subscribe.events) if (!(LIFECYCLE_EVENTS as readonly string[]).includes(event)) report.warn("registration", `subscribes to unknown event "${event}" (never sent)`);
     for (const event of subscribe.intercept) if (!(INTERCEPTABLE_EVENTS as readonly string[]).includes(event)) report.warn("registration", `intercepts "${event}", which is not interceptable (never sent)`);
@@ -240,16 +271,16 @@ async function mainSession(context: Context): Promise<void> {
   if (session === undefined) return;
   try {
     if (!(await handshake(context, session, registered, true))) return;
-    // Tools zot would reject (name, schema) are reported by the registration check, never called.
-    const tools = registered.tools.filter((tool) => checkToolName(tool.name) === undefined && checkToolSchema(tool.schema).ok);
+    // Tools zot would reject or shadow are reported by the registration check, never called (nor commands).
+    const { tools, commands } = routedRegistrations(registered);
     if (tools.length === 0) context.report.skip("tools", "registers no tools");
     for (const tool of tools) {
       if (session.exited) break;
       if (tool.interactive === true) context.report.skip(`tool ${tool.name}`, "interactive: waits for the user (exercised by the cancellation check when tool_cancel is advertised)");
       else await callTool(context, session, registered, tool, `tool ${tool.name}`);
     }
-    if (registered.commands.length === 0) context.report.skip("commands", "registers no commands");
-    for (const command of registered.commands) if (!session.exited) await invokeCommand(context, session, registered, command);
+    if (commands.length === 0) context.report.skip("commands", "registers no commands");
+    for (const command of commands) if (!session.exited) await invokeCommand(context, session, registered, command);
     await sendEvents(context, session, registered);
     await sendIntercepts(context, session, registered);
     await checkCancellation(context, session, registered);
