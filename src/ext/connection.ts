@@ -22,7 +22,7 @@ import type { LoadedManifest } from "./manifest.ts";
 import { ExtensionLoadError, ExtensionRequestError, type LoadFailure, type RequestFailure } from "./errors.ts";
 import {
   type InboundFrame, type OutboundFrame, PROTOCOL_VERSION,
-  decodeInboundFrame, describeFrameProblem,
+  decodeInboundFrame, describeFrameProblem, type FrameProblem,
 } from "./frames.ts";
 import { type CloseReason, describeCloseReason } from "./close-reason.ts";
 import { LineReader, MAX_FRAME_BYTES } from "../common/line-reader.ts";
@@ -300,9 +300,19 @@ export class ExtensionConnection {
     }
     if (!decoded.ok) {
       this.drops.record(describeFrameProblem(decoded.problem));
+      this.failMalformedReply(decoded.problem);
       return;
     }
     this.dispatch(decoded.frame);
+  }
+
+  /** A reply its schema rejects still names its request: that request fails now instead of at its deadline. */
+  private failMalformedReply(problem: FrameProblem): void {
+    if (problem.kind !== "invalid" || problem.id === undefined) return;
+    const pending = this.pending.get(problem.id);
+    if (pending === undefined || pending.expect !== problem.frameType) return;
+    this.flow?.replied();
+    pending.reject(new ExtensionRequestError(this.name, { kind: "invalid_reply", detail: `${problem.frameType}: ${problem.detail}` }));
   }
 
   private onFirstFrame(decoded: ReturnType<typeof decodeInboundFrame>, line: string): void {

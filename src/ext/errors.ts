@@ -74,7 +74,9 @@ export type RequestFailure =
   | { readonly kind: "not_delivered" }
   | { readonly kind: "stalled"; readonly waitedMs: number; readonly inFlight: number }
   | { readonly kind: "overloaded"; readonly waiting: number }
-  | { readonly kind: "too_large"; readonly bytes: number; readonly limit: number };
+  | { readonly kind: "too_large"; readonly bytes: number; readonly limit: number }
+  /** The extension answered, but with a reply its schema rejects (`detail` says what is wrong). */
+  | { readonly kind: "invalid_reply"; readonly detail: string };
 
 export function describeRequestFailure(failure: RequestFailure): string {
   switch (failure.kind) {
@@ -92,6 +94,8 @@ export function describeRequestFailure(failure: RequestFailure): string {
       return `not sent: ${failure.waiting} requests are already waiting for this extension`;
     case "too_large":
       return `not sent: the request is ${failure.bytes} bytes, over the ${failure.limit}-byte outbound limit`;
+    case "invalid_reply":
+      return `answered with an invalid reply (${failure.detail})`;
   }
 }
 

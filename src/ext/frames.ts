@@ -130,7 +130,8 @@ export type FrameProblem =
   | { readonly kind: "too_deep"; readonly limit: number }
   | { readonly kind: "not_object" }
   | { readonly kind: "unknown_type"; readonly frameType: string }
-  | { readonly kind: "invalid"; readonly frameType: string; readonly detail: string };
+  /** `id`: the frame's own id when it has a string one (a malformed reply still names its request). */
+  | { readonly kind: "invalid"; readonly frameType: string; readonly detail: string; readonly id?: string };
 
 export type DecodeResult = { readonly ok: true; readonly frame: InboundFrame } | { readonly ok: false; readonly problem: FrameProblem };
 
@@ -149,7 +150,9 @@ export function decodeInboundFrame(line: string): DecodeResult {
   const schema = inboundSchemas[type as InboundType];
   const result = v.safeParse(schema, raw);
   if (!result.success) {
-    return { ok: false, problem: { kind: "invalid", frameType: type, detail: describeProblem(firstProblem(result.issues)) } };
+    const id = (raw as { id?: unknown }).id;
+    const detail = describeProblem(firstProblem(result.issues));
+    return { ok: false, problem: typeof id === "string" ? { kind: "invalid", frameType: type, detail, id } : { kind: "invalid", frameType: type, detail } };
   }
   return { ok: true, frame: result.output as InboundFrame };
 }

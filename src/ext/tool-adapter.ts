@@ -120,6 +120,7 @@ export async function callExtensionTool(
         return failure(tool, `extension disconnected: ${cause.detail}`, "failed");
       case "overloaded":
       case "too_large":
+      case "invalid_reply":
         return failure(tool, describeRequestFailure(cause), "failed");
       default:
         return failure(tool, "the call could not be delivered", "failed");

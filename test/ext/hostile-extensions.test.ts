@@ -3,7 +3,8 @@
  * stand-in model): invalid registrations are rejected by name and listed by
  * `zot ext doctor` while the extension's good tool still works in a print
  * run; the cap on all tool definitions together; a flood of invalid frames
- * is counted and logged at a bounded rate; a stderr-spamming extension's log
+ * is counted and logged at a bounded rate; a malformed reply fails its call
+ * at once instead of at the deadline; a stderr-spamming extension's log
  * rotates and stays bounded; log files are 0600 in a 0700 directory and
  * `zot ext logs` prints both generations.
  */
@@ -116,6 +117,22 @@ describe("dropped frames", () => {
       .reduce((sum, match) => sum + Number(match[1]!.replaceAll(",", "")), 0);
     const logged = log.split("\n").filter((line) => /^\[zot\] .*dropped(: |$)/.test(line)).length;
     expect(summarised + logged).toBe(1_000_000);
+  }, 30_000);
+});
+
+describe("a malformed reply", () => {
+  test("a tool_result with the right id but content its schema rejects fails the call at once, naming what is wrong", async () => {
+    hostile("sloppy", ["invalid-result"]);
+    toolCallRun();
+    const started = Date.now();
+    const run = await env.run(["-p", "use the good tool", ...env.providerArgs()], { timeoutMs: 25_000 });
+    // The call used to wait out the 60 s tool deadline.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(run.stdout).toBe("done\n");
+    expect(toolResultsSent(env.server.requests[1]).get("call_good")).toMatch(
+      /^extension sloppy\/good_tool failed: answered with an invalid reply \(tool_result: field "content": .+\)$/,
+    );
+    expect(readFileSync(logPath("sloppy"), "utf8")).toContain('[zot] invalid tool_result frame dropped: field "content"');
   }, 30_000);
 });
 
