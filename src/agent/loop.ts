@@ -142,15 +142,17 @@ type ModelCall =
 async function callModel(core: AgentCore, system: string, signal: AbortSignal): Promise<ModelCall> {
   const { emit } = core;
   let started = false;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    emit({ type: "assistant_start" });
+  };
   const forward = (event: StreamEvent): void => {
     if (event.type === "retry") {
       emit(event); // before the response starts: no assistant_start yet
       return;
     }
-    if (!started) {
-      started = true;
-      emit({ type: "assistant_start" });
-    }
+    start();
     switch (event.type) {
       case "text_delta":
       case "tool_use_start":
@@ -165,10 +167,10 @@ async function callModel(core: AgentCore, system: string, signal: AbortSignal): 
   };
   try {
     const result = await core.client.stream(
-      { model: core.model, system, messages: core.messages.slice(), tools: core.tools.specs(), reasoning: core.reasoning, signal },
+      { model: core.model, system, messages: core.messages.slice(), tools: core.tools.specs(), reasoning: core.reasoning, signal, onResponseStart: start },
       forward,
     );
-    if (!started) emit({ type: "assistant_start" });
+    start();
     return { kind: "result", result };
   } catch (err) {
     const error =

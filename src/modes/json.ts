@@ -1,7 +1,8 @@
 /**
  * JSON mode output (`zot --json`, schema in docs/json.md): one line per
  * agent event via toJsonEventLine, written as it happens (UI-only events,
- * such as thinking_delta, are not written). The agent ends
+ * such as thinking_delta, are not written), except that a step's
+ * tool_result lines keep the calls' order (call-order.ts). The agent ends
  * every prompt with one `done` or `error` (max steps: `done` then `error`,
  * as the original); this output adds a
  * terminal line only where no prompt produced one: `done` after an
@@ -13,15 +14,19 @@
  */
 import { goJsonStringify, isUiOnlyEvent, toJsonEventLine, type AgentEvent } from "../agent/events.ts";
 import { jsonForStdout } from "../common/terminal-text.ts";
+import { CallOrder } from "./call-order.ts";
 import { StdoutWriter, type HeadlessOutput } from "./output.ts";
 
 export function createJsonOutput(writer: StdoutWriter = new StdoutWriter()): HeadlessOutput {
   /** The last line written was a terminal event (done / error). */
   let terminal = false;
-  const emit = (event: AgentEvent): void => {
-    if (isUiOnlyEvent(event)) return;
+  // A step's tool results in call order, as the original wrote them (call-order.ts).
+  const order = new CallOrder((event) => {
     writer.write(jsonForStdout(toJsonEventLine(event)));
     terminal = event.type === "done" || event.type === "error";
+  });
+  const emit = (event: AgentEvent): void => {
+    if (!isUiOnlyEvent(event)) order.event(event);
   };
   return {
     event: emit,

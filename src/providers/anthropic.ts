@@ -221,7 +221,8 @@ class AnthropicDecoder implements StreamDecoder {
         return true;
       case "error": {
         const kind = data.error?.type ?? "error";
-        throw new ProviderError("api", `anthropic: ${kind}: ${data.error?.message ?? "stream error"}`, undefined, { type: kind });
+        // The original's wording: "anthropic <type>: <message>".
+        throw new ProviderError("api", `anthropic ${kind}: ${data.error?.message ?? "stream error"}`, undefined, { type: kind });
       }
     }
   }

@@ -2,8 +2,11 @@
  * Error responses of the model APIs as one line: `readCapped` reads at most
  * ERROR_BODY_LIMIT_BYTES (4 KiB) of a body, `describeErrorBody` extracts the
  * provider's own "type: message" (Anthropic, OpenAI and most look-alikes;
- * the raw text otherwise), `httpErrorLine` gives `<label>: <status> <detail>`
- * with whitespace collapsed and at most 500 characters.
+ * the raw text otherwise), `httpErrorLine` gives `<label>: http <status>:
+ * <detail>` — the original zot's `<name>: http <code>: <body>`, so what
+ * scripts grep for (`http 429`) is there, with the body's own "type:
+ * message" instead of its raw JSON — whitespace collapsed, at most 500
+ * characters.
  */
 import * as v from "valibot";
 import { parseJson } from "../common/json.ts";
@@ -76,5 +79,5 @@ export function oneLine(text: string, max = 500): string {
 
 export function httpErrorLine(label: string, status: number, statusText: string, body: string): string {
   const detail = oneLine(describeErrorBody(body)) || statusText || "request failed";
-  return `${label}: ${status} ${detail}`;
+  return `${label}: http ${status}: ${detail}`;
 }

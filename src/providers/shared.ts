@@ -260,6 +260,7 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
       connectHint: options.connectHint,
       onRetry: (notice) => options.onEvent({ type: "retry", ...notice }),
     });
+    request.onResponseStart?.();
     // The events of each chunk are handled in one go (SseParser: no asynchronous step per event, as parseSse has).
     const parser = new SseParser({ label });
     const reader = response.body.getReader();

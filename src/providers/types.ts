@@ -138,6 +138,12 @@ export interface StreamRequest {
   readonly reasoning?: ReasoningLevel;
   readonly maxTokens?: number;
   readonly signal: AbortSignal;
+  /**
+   * Called once the model's response has begun (a 2xx, before its events are
+   * read): from here on a failure is the stream's, not the request's (the
+   * agent emits assistant_start then, as the original does).
+   */
+  readonly onResponseStart?: () => void;
 }
 
 /**

@@ -78,10 +78,21 @@ test("a provider failure ends with exactly one error line and exit 1", async () 
   const result = await env.run(["--json", "hi", ...env.providerArgs("openai")]);
   expect(result.code).toBe(1);
   const events = parseJsonLines(result.stdout);
-  expect(events.at(-1)).toEqual({ type: "error", message: "openai: 400 invalid_request_error: bad request body" });
+  expect(events.at(-1)).toEqual({ type: "error", message: "openai: http 400: invalid_request_error: bad request body" });
   expect(events.filter((event) => event.type === "error" || event.type === "done")).toHaveLength(1);
   expect(events.at(-2)).toMatchObject({ type: "turn_end", stop: "error" });
-  expect(result.stderr).toBe("zot: openai: 400 invalid_request_error: bad request body\n");
+  expect(result.stderr).toBe("zot: openai: http 400: invalid_request_error: bad request body\n");
+  // A refused request never began a response: no assistant_start (the original's setup error).
+  expect(events.map((event) => event.type)).not.toContain("assistant_start");
+});
+
+test("an error event inside a begun stream: assistant_start, then turn_end and the error in the original's wording", async () => {
+  env.server.enqueue({ type: "stream_error", errorType: "overloaded_error", message: "Overloaded" });
+  const result = await env.run(["--json", "hi", ...env.providerArgs()]);
+  expect(result.code).toBe(1);
+  const events = parseJsonLines(result.stdout);
+  expect(events.map((event) => event.type)).toEqual(["user_message", "turn_start", "assistant_start", "turn_end", "error"]);
+  expect(events.at(-1)).toEqual({ type: "error", message: "anthropic overloaded_error: Overloaded" });
 });
 
 test("max steps exceeded ends with a done line, then an error line, as the original's", async () => {

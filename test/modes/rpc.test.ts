@@ -119,11 +119,19 @@ test("command matrix: ping, hello, state, models, set_model, messages, malformed
   rpc.send({ type: "clear", id: "c" });
   rpc.send({ type: "abort", id: "a" });
   rpc.send({ type: "prompt", id: "empty", message: "  " });
+  // A null field is an absent one, as the original's Go decoder reads it (Python's None).
+  rpc.send({ type: "ping", id: null });
+  rpc.send({ type: "prompt", id: "img", message: "look", images: [{ mime_type: "image/png", data: "!!not base64" }] });
   rpc.closeStdin();
   expect(await rpc.exited()).toBe(0);
   const lines = rpc.lines;
   expect(lines.every((line) => line.type === "response")).toBe(true);
-  expect(lines).toHaveLength(15);
+  expect(lines).toHaveLength(17);
+  expect(lines[15]).toEqual({ type: "response", command: "ping", success: true, data: { pong: true } });
+  expect(lines[16]).toEqual({
+    type: "response", id: "img", command: "prompt", success: false,
+    error: 'invalid prompt command: field "images.0.data": must be base64 (standard alphabet, padded)',
+  });
   expect(lines[0]).toEqual({ type: "response", id: 1, command: "ping", success: true, data: { pong: true } });
   expect(lines[1]).toMatchObject({ command: "", success: false });
   expect(String(lines[1]?.error)).toStartWith("malformed JSON");
@@ -229,6 +237,20 @@ test("a prompt with a tool call streams JSON-mode events and ends with done", as
   expect(state.data).toMatchObject({ message_count: 4, busy: false, usage: { input: 20, output: 10 } });
 });
 
+test("a turn an extension blocks ends with turn_end carrying the reason and done — no error event (the original's prompt did not fail)", async () => {
+  const guard = join(env.base, "guard");
+  cpSync(join(MODES_FIXTURES, "guard"), guard, { recursive: true });
+  writeFileSync(join(guard, "extension.json"), JSON.stringify({ name: "guard", exec: "./guard.py", args: ["block-turn"], language: "python" }));
+  const rpc = await startRpc(["--ext", guard]);
+  rpc.send({ type: "prompt", id: "p1", message: "hello" });
+  await rpc.waitFor(ofType("done"));
+  rpc.closeStdin();
+  expect(await rpc.exited()).toBe(0);
+  expect(types(rpc.lines)).toEqual(["response", "user_message", "turn_start", "turn_end", "done"]);
+  expect(rpc.lines.find(ofType("turn_end"))).toEqual({ type: "turn_end", stop: "error", error: "no turns today" });
+  expect(env.server.requests).toHaveLength(0);
+});
+
 test("a second prompt waits for the first; clear is refused while busy", async () => {
   env.server.enqueue({ type: "text", text: "first answer", chunks: 4, delayMs: 40 }, { type: "text", text: "second answer" });
   const rpc = await startRpc();
@@ -319,7 +341,7 @@ test("compact: a retried summary call shows its retry event before compact_done"
       max_retries: 5,
       delay_ms: 10,
       status: 503,
-      error: "anthropic: 503 api_error: busy",
+      error: "anthropic: http 503: api_error: busy",
       message: "anthropic: retrying in 10 ms (retry 1 of 5): 503 service unavailable",
     },
     { type: "compact_done", summary: "SUMMARY AFTER RETRY" },

@@ -80,7 +80,7 @@ interface Fault {
 }
 
 const FAULTS: readonly Fault[] = [
-  { name: "401", replies: [{ type: "http_error", status: 401, message: "invalid x-api-key" }], stderr: /^zot: anthropic: 401 authentication_error: invalid x-api-key\n$/ },
+  { name: "401", replies: [{ type: "http_error", status: 401, message: "invalid x-api-key" }], stderr: /^zot: anthropic: http 401: authentication_error: invalid x-api-key\n$/ },
   { name: "stalled stream", replies: [{ type: "stall", text: "partial" }], stderr: /^zot: anthropic: stream stalled: no event for 300 ms\n$/ },
   { name: "dropped connection", replies: [{ type: "drop", text: "partial" }], stderr: /^zot: anthropic: connection dropped mid-stream\b.*\n$/ },
   { name: "malformed SSE", replies: [{ type: "malformed", text: "partial" }], stderr: /^zot: anthropic: unparseable message event\b.*\n$/ },

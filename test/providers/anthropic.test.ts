@@ -151,7 +151,7 @@ describe("anthropic client", () => {
     const failure = err as ProviderError;
     expect(failure.kind).toBe("http");
     expect(failure.status).toBe(401);
-    expect(failure.message).toBe("anthropic: 401 authentication_error: invalid x-api-key");
+    expect(failure.message).toBe("anthropic: http 401: authentication_error: invalid x-api-key");
     expect(server().requests.length).toBe(1);
   });
 
@@ -160,6 +160,6 @@ describe("anthropic client", () => {
     const err = await rejection(client().stream(request(model, [userText("hi")]), () => {}));
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).kind).toBe("api");
-    expect((err as ProviderError).message).toBe("anthropic: overloaded_error: Overloaded");
+    expect((err as ProviderError).message).toBe("anthropic overloaded_error: Overloaded");
   });
 });

@@ -54,7 +54,7 @@ describe("retries before the stream starts", () => {
     expect(result.stdout).toBe("");
     expect(stderrLines(result.stderr)).toEqual([
       ...[1, 2, 3, 4, 5].map((n) => `zot: anthropic: retrying in N (retry ${n} of 5): 429 rate limited`),
-      "zot: anthropic: 429 rate_limit_error: slow down 5 (gave up after 5 retries)",
+      "zot: anthropic: http 429: rate_limit_error: slow down 5 (gave up after 5 retries)",
     ]);
     expect(env.server.requests).toHaveLength(6);
   });
@@ -64,7 +64,7 @@ describe("retries before the stream starts", () => {
     const result = await env.run(["-p", "hi", ...env.providerArgs("openai")]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      "zot: openai: 429 rate_limit_error: daily quota (not retried: the server asks to wait 3600 s, more than the 60 s left of the 60 s retry budget)\n",
+      "zot: openai: http 429: rate_limit_error: daily quota (not retried: the server asks to wait 3600 s, more than the 60 s left of the 60 s retry budget)\n",
     );
     expect(env.server.requests).toHaveLength(1);
   });
@@ -73,14 +73,14 @@ describe("retries before the stream starts", () => {
     env.server.enqueue({ type: "http_error", status: 503, message: "busy" }, { type: "text", text: "no" });
     const result = await env.run(["-p", "hi", ...env.providerArgs()], { env: { ZOT_MAX_RETRIES: "0" } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("zot: anthropic: 503 api_error: busy (retries disabled)\n");
+    expect(result.stderr).toBe("zot: anthropic: http 503: api_error: busy (retries disabled)\n");
     expect(env.server.requests).toHaveLength(1);
   });
 
   test("x-should-retry: false is honoured: the stand-in's empty queue fails the run at once", async () => {
     const result = await env.run(["-p", "hi", ...env.providerArgs()]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("zot: anthropic: 500 api_error: model-server: no scripted reply queued\n");
+    expect(result.stderr).toBe("zot: anthropic: http 500: api_error: model-server: no scripted reply queued\n");
     expect(env.server.requests).toHaveLength(1);
   });
 
@@ -109,7 +109,7 @@ describe("retries before the stream starts", () => {
       max_retries: 5,
       delay_ms: 25,
       status: 529,
-      error: "anthropic: 529 overloaded_error: overloaded",
+      error: "anthropic: http 529: overloaded_error: overloaded",
       message: "anthropic: retrying in 25 ms (retry 1 of 5): 529 overloaded",
     });
     expect(Object.keys(events[2] ?? {})[0]).toBe("type");

@@ -53,7 +53,7 @@ describe("retries before the stream starts", () => {
     expect(retry).toMatchObject({ type: "retry", provider: "anthropic", attempt: 1, max_retries: 5, status: 503 });
     expect(retry?.delay_ms).toBeGreaterThanOrEqual(750);
     expect(retry?.delay_ms).toBeLessThanOrEqual(1000);
-    expect(retry?.error).toBe("anthropic: 503 api_error: busy");
+    expect(retry?.error).toBe("anthropic: http 503: api_error: busy");
     expect(retry?.message).toMatch(/^anthropic: retrying in (\d+ ms|1 s) \(retry 1 of 5\): 503 service unavailable$/);
     // The retry event comes before any stream event.
     expect(events.events[0]?.type).toBe("retry");
@@ -92,7 +92,7 @@ describe("retries before the stream starts", () => {
     const failure = await failureOf(clientFor("anthropic").stream(request(anthropicModel, [userText("hi")]), () => {}));
     expect(failure.kind).toBe("http");
     expect(failure.status).toBe(503);
-    expect(failure.message).toBe("anthropic: 503 overloaded_error: busy 3 (gave up after 2 retries)");
+    expect(failure.message).toBe("anthropic: http 503: overloaded_error: busy 3 (gave up after 2 retries)");
     expect(server().requests.length).toBe(3);
     expect(server().pending()).toBe(1);
     await clientFor("anthropic").stream(request(anthropicModel, [userText("drain")]), () => {});
@@ -104,7 +104,7 @@ describe("retries before the stream starts", () => {
     const failure = await failureOf(clientFor("openai").stream(request(openaiModel, [userText("hi")]), events.onEvent));
     expect(failure.status).toBe(429);
     expect(failure.message).toBe(
-      "openai: 429 rate_limit_error: quota (not retried: the server asks to wait 120 s, more than the 60 s left of the 60 s retry budget)",
+      "openai: http 429: rate_limit_error: quota (not retried: the server asks to wait 120 s, more than the 60 s left of the 60 s retry budget)",
     );
     expect(retriesOf(events.events)).toEqual([]);
     expect(server().requests.length).toBe(1);
@@ -112,14 +112,14 @@ describe("retries before the stream starts", () => {
 
   test("x-should-retry: false stops a retry; 400 and 413 are never retried; OpenAI error bodies give one line", async () => {
     server().enqueue({ type: "http_error", status: 503, message: "no", headers: { "x-should-retry": "false" } });
-    expect((await failureOf(clientFor("openai").stream(request(openaiModel, [userText("hi")]), () => {}))).message).toBe("openai: 503 api_error: no");
+    expect((await failureOf(clientFor("openai").stream(request(openaiModel, [userText("hi")]), () => {}))).message).toBe("openai: http 503: api_error: no");
     for (const status of [400, 413]) {
       server().requests.length = 0;
       server().enqueue({ type: "http_error", status, message: `problem ${status}` }, { type: "text", text: "unused" });
       const failure = await failureOf(clientFor("openai").stream(request(openaiModel, [userText("hi")]), () => {}));
       expect(failure.kind).toBe("http");
       expect(failure.status).toBe(status);
-      expect(failure.message).toStartWith(`openai: ${status} `);
+      expect(failure.message).toStartWith(`openai: http ${status}: `);
       expect(failure.message).toContain(`problem ${status}`);
       expect(failure.message).not.toContain("\n");
       expect(server().requests.length).toBe(1);

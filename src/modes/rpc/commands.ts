@@ -66,8 +66,8 @@ function prompt(context: RpcContext, command: RpcCommandOf<"prompt">): void {
     output.succeeded("prompt", command.id, { started: true });
     runtime.extensions?.bridge.userPromptSubmit(command.message, images.length);
     const outcome = await runtime.agent.prompt(command.message, { images, signal });
+    // A turn an extension blocked is not a failed prompt (the original's Prompt returned nil): its turn_end carries the reason.
     if (outcome.status === "error") output.event({ type: "error", message: outcome.error.message });
-    if (outcome.status === "blocked") output.event({ type: "error", message: outcome.reason });
     output.event({ type: "done" });
   });
 }

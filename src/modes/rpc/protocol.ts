@@ -10,7 +10,8 @@
  * `unknown command` error with the type it had (or ""); a known type whose
  * fields fail its schema is an error naming the field. `id` (string or
  * number) is echoed in the response whenever the line had one. Unknown
- * fields are ignored.
+ * fields are ignored, and a field that is `null` counts as absent (as Go's
+ * decoder in the original reads it). Image data must be standard base64.
  *
  * Every outgoing line is one JSON object with `type` first, Go-style
  * escaping of `<`, `>`, `&` (goJsonStringify) and a trailing "\n".
@@ -40,9 +41,15 @@ export type RpcRequestId = string | number;
 const requestId = v.optional(v.union([v.string(), v.number()]));
 const bare = <T extends string>(type: T) => v.object({ type: v.literal(type), id: requestId });
 
+/** Standard base64 (line breaks allowed, as Go's decoder allows them), padded to a multiple of 4. */
+function isBase64(data: string): boolean {
+  const flat = data.replace(/[\r\n]/g, "");
+  return flat.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(flat);
+}
+
 const imageSchema = v.object({
   mime_type: v.pipe(v.string(), v.nonEmpty("must not be empty")),
-  data: v.string(),
+  data: v.pipe(v.string(), v.check(isBase64, "must be base64 (standard alphabet, padded)")),
 });
 
 export const COMMAND_SCHEMAS = {
@@ -103,7 +110,9 @@ export function parseCommandLine(line: string): ParsedLine {
   const type = typeof value.type === "string" ? value.type : "";
   const id = idOf(value);
   if (!isCommandName(type)) return { kind: "invalid", problem: "unknown_command", command: type, id, error: RPC_ERRORS.unknownCommand };
-  const parsed = v.safeParse(COMMAND_SCHEMAS[type], value);
+  // A null field is an absent one, as the original's Go decoder reads it (`"id": null` from a Python client's None).
+  const present = Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null));
+  const parsed = v.safeParse(COMMAND_SCHEMAS[type], present);
   if (!parsed.success) {
     const error = `invalid ${type} command: ${describeProblem(firstProblem(parsed.issues))}`;
     return { kind: "invalid", problem: "invalid_fields", command: type, id, error };

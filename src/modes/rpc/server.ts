@@ -44,6 +44,7 @@ import { OperationQueue } from "./operation-queue.ts";
 import { RpcOutput } from "./output.ts";
 import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
 import { rpcExtensionUI } from "./ui.ts";
+import { CallOrder } from "../call-order.ts";
 import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 import { stdoutRoom } from "../../common/stdout.ts";
@@ -126,8 +127,12 @@ export async function runRpc(flags: MainFlags): Promise<number> {
   let end: ServeEnd | undefined;
   try {
     const options = rpcOptions(flags);
+    // A step's tool results in call order, as the original wrote them (call-order.ts).
+    const order = new CallOrder((event) => output.agentEvent(event));
     const forward = (event: AgentEvent): void => {
-      if (event.type !== "done" && event.type !== "error") output.agentEvent(event);
+      // The agent's own done / error are not written (the command handlers write the RPC ones) but end the batch.
+      if (event.type !== "done" && event.type !== "error") order.event(event);
+      else order.flush();
     };
     const runtime = await setupHeadless(
       { flags, options, onEvent: forward, warn: queueStderr, signal: signals.signal, extensionUI: rpcExtensionUI(output, queueStderr) },
