@@ -84,7 +84,7 @@ describe("zot ext lifecycle", () => {
     // and the manifest's description when there is one (extensions.md: "shown in zot ext list").
     expect(listed.stdout).toBe(
       `${"project".padEnd(12)}  ${"todo".padEnd(20)}  ${"-".padEnd(10)}  ${"yes".padEnd(8)}  ${"-".padEnd(10)}  ${projectDir}  untrusted  track todos\n` +
-        `${"global".padEnd(12)}  ${"hello".padEnd(20)}  ${"1.2.3".padEnd(10)}  ${"yes".padEnd(8)}  ${"-".padEnd(10)}  ${join(globalRoot, "hello")}  -\n`,
+        `${"global".padEnd(12)}  ${"hello".padEnd(20)}  ${"1.2.3".padEnd(10)}  ${"yes".padEnd(8)}  ${"-".padEnd(10)}  ${join(globalRoot, "hello")}  -  says hello\n`,
     );
     // What a script written for the original does with it still works.
     expect(listed.stdout.trimEnd().split("\n").map((line) => line.split(/\s+/)[1])).toEqual(["todo", "hello"]);

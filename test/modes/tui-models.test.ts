@@ -222,7 +222,7 @@ describe("the rescue offer", () => {
     await tui.waitForText("first answer");
     await waitIdle(tui);
     await send(tui, "the prompt that fails");
-    await tui.waitForText("401 authentication_error: invalid x-api-key");
+    await tui.waitForText("http 401: authentication_error: invalid x-api-key");
     await tui.waitForText("authentication failed: retry with another model?", "screen");
     // The failed model is not offered again, nor its provider, whose only key was the launch --api-key.
     expect(rowsWith(tui.screen.screen(), /│.*anthropic\//)).toEqual([]);
@@ -253,7 +253,7 @@ describe("the rescue offer", () => {
     await tui.waitFor(() => rowsWith(tui.screen.screen(), "retry with another model").length === 0, "the offer to close");
     await waitIdle(tui);
     await send(tui, "malformed");
-    await tui.waitForText("400 invalid_request_error: bad request");
+    await tui.waitForText("http 400: invalid_request_error: bad request");
     await waitIdle(tui);
     expect(rowsWith(tui.screen.screen(), "retry with another model")).toEqual([]);
     expect(env.server.requests).toHaveLength(2);
