@@ -1,9 +1,12 @@
 /**
  * System prompt assembly (reference notes §1.6). The result is
  *   base + "\n\n" + each non-blank append + project context file + footer
- * where base = --system-prompt, else trimmed $ZOT_HOME/SYSTEM.md when it is
- * non-empty, else DEFAULT_IDENTITY; the project context is AGENTS.md in cwd,
- * else CLAUDE.md; the footer is always
+ * where base = --system-prompt when given and not "" (as the original, whose
+ * flag cannot tell "" from absent), else trimmed $ZOT_HOME/SYSTEM.md when it
+ * is non-empty, else DEFAULT_IDENTITY; the project context is AGENTS.md in
+ * cwd, else CLAUDE.md (a zot addition), at most MAX_CONTEXT_FILE_CHARS of it
+ * (every request carries it: a longer file is cut, with a note in the prompt
+ * and a warning); the footer is always
  *   "\n\nCurrent date: YYYY-MM-DD\nCurrent working directory: <cwd>\n".
  * Missing files are skipped silently; unreadable ones are skipped and reported
  * through onWarning. Nothing here throws.
@@ -24,13 +27,15 @@ export const DEFAULT_IDENTITY =
 
 /** Project instruction files looked up in cwd, most preferred first. */
 export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
+/** The most of a context file the prompt carries (64 Ki characters, ≈16k tokens). */
+export const MAX_CONTEXT_FILE_CHARS = 64 * 1024;
 
 export interface SystemPromptOptions {
   /** The user's working directory; "" renders as ".". */
   readonly cwd: string;
   /** Fixed at resolve time so the prompt stays cache friendly. */
   readonly date: Date;
-  /** --system-prompt: replaces the base verbatim when given (even ""). */
+  /** --system-prompt: replaces the base verbatim when given and not "". */
   readonly override?: string;
   /** Path of $ZOT_HOME/SYSTEM.md. */
   readonly systemFile?: string;
@@ -65,7 +70,7 @@ function readOptionalFile(path: string, onWarning?: (message: string) => void): 
 }
 
 function resolveBase(options: SystemPromptOptions): string {
-  if (options.override !== undefined) return options.override;
+  if (options.override !== undefined && options.override !== "") return options.override;
   if (options.systemFile !== undefined) {
     const file = readOptionalFile(options.systemFile, options.onWarning);
     if (file.kind === "text") {
@@ -81,8 +86,13 @@ function projectContextSection(cwd: string, onWarning?: (message: string) => voi
   for (const name of CONTEXT_FILE_NAMES) {
     const file = readOptionalFile(join(cwd === "" ? "." : cwd, name), onWarning);
     if (file.kind !== "text") continue;
-    const body = file.text.trim();
+    let body = file.text.trim();
     if (body === "") continue;
+    if (body.length > MAX_CONTEXT_FILE_CHARS) {
+      const total = body.length;
+      body = `${body.slice(0, MAX_CONTEXT_FILE_CHARS)}\n\n[${name} is cut here: the first ${MAX_CONTEXT_FILE_CHARS} of its ${total} characters]`;
+      onWarning?.(`${name} is ${total} characters; the system prompt carries its first ${MAX_CONTEXT_FILE_CHARS}`);
+    }
     return `# Project context (${name})\n\nInstructions from ${name} in the working directory:\n\n${body}`;
   }
   return undefined;

@@ -9,7 +9,9 @@
  * file, invalid JSON (nested deeper than MAX_JSON_DEPTH included) or a top level that is not an object yields one warning
  * naming the file and the file is ignored; a known field with a wrong value
  * yields a warning naming the file and the field, and only that field is
- * ignored (the others still apply). A broken config never stops a run.
+ * ignored (the others still apply). A known field that is null or blank
+ * text counts as not set, as the original reads it. A broken config never
+ * stops a run.
  */
 import * as v from "valibot";
 import { systemErrorCode } from "./errors.ts";
@@ -57,7 +59,13 @@ function validateConfig(path: string, raw: unknown): LoadedConfig {
   const config: ZotConfig = { ...(raw as Record<string, unknown>) };
   const warnings: string[] = [];
   for (const field of Object.keys(FIELD_SCHEMAS) as ConfigField[]) {
-    if (!(field in config) || config[field] === undefined) continue;
+    // As the original's Go decoder reads them: null, and a blank text, are "not set" (the original itself saves `"model": ""`).
+    const value = config[field];
+    if (value === null || (typeof value === "string" && value.trim() === "")) {
+      delete config[field];
+      continue;
+    }
+    if (!(field in config) || value === undefined) continue;
     const result = v.safeParse(FIELD_SCHEMAS[field], config[field]);
     if (result.success) continue;
     delete config[field];

@@ -2,11 +2,15 @@
  * The run's working directory and provider: `resolveWorkingDirectory` checks
  * --cwd with one synchronous stat (no fs thread pool at startup);
  * `resolveProvider` picks provider, model and key. Like the original, a run
- * whose flags named neither provider nor model falls back to another
- * provider that has a key when the chosen one (config.json's, else
- * anthropic) has none; otherwise the first error stands, or with
- * `allowMissing` the run goes on keyless (`missing`, an empty key). The
- * fallback tries anthropic, openai, kimi in that order (the original's).
+ * whose flags did not name the provider falls back to another provider that
+ * has a key when the chosen one (config.json's, else anthropic) has none —
+ * with --model, only to a provider whose catalog has that model (the
+ * original would run another model than the one asked for) —; otherwise
+ * the first error stands, or with `allowMissing` the run goes on keyless
+ * (`missing`, an empty key). The fallback tries anthropic, openai, kimi in
+ * that order (the original's). Also as the original (its `[QUIRK]`): a
+ * models.json model with its own base URL and no key anywhere is sent
+ * `ollama` as its key (a keyless local OpenAI-compatible server).
  * A provider in config.json that zot does not know is, as in the original,
  * replaced by the first of anthropic, kimi, openai with a key in the
  * environment or auth.json (else anthropic) and its model dropped, with a
@@ -26,6 +30,7 @@ import {
   credentialSource,
   isMissingApiKey,
   isProviderName,
+  OLLAMA_API_KEY,
   resolveApiKey,
   resolveModel,
   type Catalog,
@@ -33,7 +38,7 @@ import {
   type ResolvedModel,
 } from "../providers/index.ts";
 
-/** Providers tried, in order, when neither --provider nor --model was given and the chosen one has no key. */
+/** Providers tried, in order, when --provider was not given and the chosen one has no key. */
 const CREDENTIAL_FALLBACK_PROVIDERS = ["anthropic", "openai", "kimi"] as const;
 
 /** Preference, by key availability, for a config.json provider zot does not know (the original's order). */
@@ -95,12 +100,7 @@ export interface ResolvedProvider {
   readonly warnings: readonly string[];
 }
 
-/**
- * Provider, model and key. Like the original, a run whose flags named
- * neither provider nor model falls back to another provider that has a key
- * when the chosen one (config.json's, else anthropic) has none; otherwise
- * the first error stands, or with `allowMissing` the run goes on keyless.
- */
+/** Provider, model and key (see the header for the fallbacks). */
 export async function resolveProvider(flags: MainFlags, storedConfig: ZotConfig, catalog: Catalog, paths: ZotPaths, allowMissing: boolean): Promise<ResolvedProvider> {
   const { config, warnings } = await withKnownProvider(storedConfig, flags, paths);
   const provider = flags.provider ?? config.provider;
@@ -110,16 +110,21 @@ export async function resolveProvider(flags: MainFlags, storedConfig: ZotConfig,
     const credential = await resolveApiKey({ provider: resolved.provider, flag: flags.apiKey, authFile: paths.authFile });
     return { resolved, credential, warnings };
   } catch (err) {
-    const mayFallBack = err instanceof ProviderError && err.kind === "config" && flags.provider === undefined && flags.model === undefined;
+    if (isMissingApiKey(err) && resolved.model.source === "user" && resolved.model.baseUrl !== undefined) {
+      return { resolved, credential: { apiKey: OLLAMA_API_KEY, source: "none" }, warnings };
+    }
+    const mayFallBack = err instanceof ProviderError && err.kind === "config" && flags.provider === undefined;
     if (!mayFallBack) {
       if (allowMissing && isMissingApiKey(err)) return { resolved, credential: { apiKey: "", source: "none" }, missing: true, warnings };
       throw err;
     }
+    const wanted = flags.model;
     for (const provider of CREDENTIAL_FALLBACK_PROVIDERS) {
       if (provider === resolved.provider) continue;
+      if (wanted !== undefined && !catalog.models.some((entry) => entry.provider === provider && entry.id === wanted)) continue;
       try {
         const credential = await resolveApiKey({ provider, authFile: paths.authFile });
-        return { resolved: resolveModel({ provider, baseUrl: flags.baseUrl, catalog }), credential, warnings };
+        return { resolved: resolveModel({ provider, model: wanted, baseUrl: flags.baseUrl, catalog }), credential, warnings };
       } catch {
         // keep looking; the default provider's error is the one reported
       }

@@ -3,7 +3,9 @@
  * environment variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, KIMI_API_KEY
  * then MOONSHOT_API_KEY; API_KEY_ENVS), then
  * `$ZOT_HOME/auth.json` (the original's format: `{"anthropic":{"api_key":
- * "..."}}`, an `oauth` object beside it is kept but not used; validated).
+ * "..."}}`, an `oauth` object beside it is kept but not used; the entries
+ * of the providers zot knows are validated, any other entry is kept as it
+ * is).
  * Ollama needs no key. A missing key is ProviderError "config" (context
  * `missing: "api_key"`, see isMissingApiKey) with one line naming the
  * variable, the flag, `zot login <provider>` and auth.json (path, format). `saveApiKey` and
@@ -20,10 +22,13 @@ import { writeFileAtomic } from "../common/atomic.ts";
 import { errorMessage, systemErrorCode } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenPath } from "../common/private.ts";
-import { MAX_JSON_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
+import { MAX_JSON_DEPTH, describeJsonProblem, isPlainObject, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
 import { ProviderError, type ProviderClient, type ProviderName } from "./types.ts";
 import { readRegularText } from "../common/regular-file.ts";
+
+/** What the original sends as Ollama's key when none is given. */
+export const OLLAMA_API_KEY = "ollama";
 
 /** The environment variables holding a provider's key, in lookup order (the original's). */
 export const API_KEY_ENVS: Readonly<Record<ProviderName, readonly string[]>> = {
@@ -57,7 +62,7 @@ export function alternatives(names: readonly string[], last = "or"): string {
 export type CredentialSource = "flag" | "env" | "auth" | "none";
 
 export interface Credential {
-  /** Empty only for providers that need no key (Ollama). */
+  /** For Ollama without --api-key: OLLAMA_API_KEY (no key is needed). */
   readonly apiKey: string;
   readonly source: CredentialSource;
 }
@@ -71,12 +76,29 @@ export interface CredentialLookup {
   readonly authFile?: string;
 }
 
+/** A known provider's entry; `"api_key": null` reads as no key (the original's Go decoder). */
 const ProviderAuthSchema = v.looseObject({
-  api_key: v.optional(v.string()),
+  api_key: v.optional(v.nullable(v.string())),
   oauth: v.optional(v.unknown()),
 });
-const AuthFileSchema = v.record(v.string(), ProviderAuthSchema);
-type AuthFile = v.InferOutput<typeof AuthFileSchema>;
+type ProviderAuth = v.InferOutput<typeof ProviderAuthSchema>;
+/**
+ * auth.json as read: every entry as it was in the file (written back
+ * untouched), the entries of the providers zot knows validated as objects.
+ * An entry of a provider zot does not know may be anything.
+ */
+type AuthFile = Readonly<Record<string, unknown>>;
+
+function isKnownProvider(name: string): name is ProviderName {
+  return Object.hasOwn(API_KEY_ENVS, name);
+}
+
+/** The key stored for `provider`, trimmed; undefined when there is none. */
+function storedKey(file: AuthFile, provider: ProviderName): string | undefined {
+  const entry = Object.hasOwn(file, provider) ? (file[provider] as ProviderAuth) : undefined;
+  const key = entry?.api_key?.trim();
+  return key === undefined || key === "" ? undefined : key;
+}
 
 /** Reads (synchronously: a small file on the startup path) and validates auth.json; a missing file is an empty one. */
 export async function readAuthFile(path: string): Promise<AuthFile> {
@@ -94,26 +116,36 @@ export async function readAuthFile(path: string): Promise<AuthFile> {
     const detail = problem.kind === "too_deep" ? describeJsonProblem(problem) : "not valid JSON";
     throw new ProviderError("config", `invalid ${path}: ${detail}`, undefined, { file: path });
   }
-  const parsed = v.safeParse(AuthFileSchema, document.value);
-  if (!parsed.success) {
-    const problem = firstProblem(parsed.issues);
-    throw new ProviderError("config", `invalid ${path}: ${describeProblem(problem)}`, undefined, { file: path, field: problem.field });
+  const file = document.value;
+  if (!isPlainObject(file)) throw new ProviderError("config", `invalid ${path}: expected a JSON object at the top level`, undefined, { file: path });
+  for (const [name, entry] of Object.entries(file)) {
+    if (!isKnownProvider(name)) continue;
+    if (!isPlainObject(entry)) {
+      throw new ProviderError("config", `invalid ${path}: field "${name}": expected an object like {"api_key": "…"}`, undefined, { file: path, field: name });
+    }
+    const parsed = v.safeParse(ProviderAuthSchema, entry);
+    if (!parsed.success) {
+      const problem = firstProblem(parsed.issues);
+      const field = problem.field === undefined ? name : `${name}.${problem.field}`;
+      throw new ProviderError("config", `invalid ${path}: ${describeProblem({ ...problem, field })}`, undefined, { file: path, field });
+    }
   }
-  return parsed.output;
+  return file;
 }
 
 /** Finds the key for a provider, or throws ProviderError "config" naming how to supply one. */
 export async function resolveApiKey(lookup: CredentialLookup): Promise<Credential> {
   const flag = lookup.flag?.trim();
   if (flag) return { apiKey: flag, source: "flag" };
-  if (lookup.provider === "ollama") return { apiKey: "", source: "none" };
+  // The original's literal key for Ollama (sent as `Bearer ollama`; Ollama ignores it, a proxy in front of it may not).
+  if (lookup.provider === "ollama") return { apiKey: OLLAMA_API_KEY, source: "none" };
   const env = lookup.env ?? process.env;
   const envName = setKeyVariable(lookup.provider, env);
   const fromEnv = envName === undefined ? undefined : env[envName]?.trim();
   if (fromEnv) return { apiKey: fromEnv, source: "env" };
   const authFile = lookup.authFile ?? zotPaths().authFile;
-  const stored = (await readAuthFile(authFile))[lookup.provider]?.api_key?.trim();
-  if (stored) return { apiKey: stored, source: "auth" };
+  const stored = storedKey(await readAuthFile(authFile), lookup.provider);
+  if (stored !== undefined) return { apiKey: stored, source: "auth" };
   throw missingApiKey(lookup.provider, authFile);
 }
 
@@ -150,8 +182,8 @@ export async function credentialSource(lookup: CredentialLookup): Promise<Creden
 /** Providers with an `api_key` stored in auth.json (known providers only), in file order. */
 export async function storedProviders(authFile: string = zotPaths().authFile): Promise<ProviderName[]> {
   const stored = await readAuthFile(authFile);
-  return (Object.keys(stored) as string[]).filter(
-    (name): name is ProviderName => (KEYED_PROVIDER_NAMES as readonly string[]).includes(name) && (stored[name]?.api_key?.trim() ?? "") !== "",
+  return Object.keys(stored).filter(
+    (name): name is ProviderName => (KEYED_PROVIDER_NAMES as readonly string[]).includes(name) && storedKey(stored, name as ProviderName) !== undefined,
   );
 }
 

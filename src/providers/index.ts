@@ -39,6 +39,7 @@ export {
   API_KEY_ENV,
   API_KEY_ENVS,
   KEYED_PROVIDER_NAMES,
+  OLLAMA_API_KEY,
   setKeyVariable,
   alternatives,
   MAX_API_KEY_LENGTH,

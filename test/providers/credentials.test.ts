@@ -37,10 +37,10 @@ describe("credential lookup", () => {
     expect(err).toMatchObject({ kind: "config", message: `no API key for openai: set OPENAI_API_KEY, pass --api-key, run \`zot login openai\`, or write {"openai":{"api_key":"…"}} to ${authFile}` });
   });
 
-  test("missing key names the env var, the flag, zot login and auth.json (path and format); ollama needs none", async () => {
+  test("missing key names the env var, the flag, zot login and auth.json (path and format); ollama needs none (the original's literal key `ollama`)", async () => {
     const err = await rejection(resolveApiKey({ provider: "anthropic", env: {}, authFile }));
     expect(err).toMatchObject({ kind: "config", message: `no API key for anthropic: set ANTHROPIC_API_KEY, pass --api-key, run \`zot login anthropic\`, or write {"anthropic":{"api_key":"…"}} to ${authFile}` });
-    expect(await resolveApiKey({ provider: "ollama", env: {}, authFile })).toEqual({ apiKey: "", source: "none" });
+    expect(await resolveApiKey({ provider: "ollama", env: {}, authFile })).toEqual({ apiKey: "ollama", source: "none" });
   });
 
   test("an invalid auth.json is a config error naming the file and field", async () => {
