@@ -157,11 +157,15 @@ describe("interactive mode", () => {
     expect(await run.exitCode()).toBe(0);
   });
 
-  test("Ctrl+C aborts a stalled stream, the editor comes back, Ctrl+D on an empty line exits", async () => {
+  test("Ctrl+C aborts a stalled stream, the editor comes back, Ctrl+D on an empty line exits (only when idle)", async () => {
     env.server.enqueue({ type: "stall", text: "partial answer" });
     const run = await zot([]);
     run.type("go\r");
     await run.waitFor("partial answer");
+    // While the turn runs Ctrl+D on the empty prompt does nothing (the original: "exits on empty idle editor").
+    run.type("\x04");
+    await Bun.sleep(300);
+    expect(run.proc.exitCode).toBeNull();
     const before = run.mark();
     run.type("\x03");
     await run.waitFor("aborted", before);

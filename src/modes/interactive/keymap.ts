@@ -13,7 +13,9 @@
  *  5. An open popup takes ↑/↓, Tab, Enter, → and Esc (popup.ts).
  *  6. Esc: dismisses the notes first, else cancels the running turn, else
  *     clears the draft.
- *  7. Ctrl+D on an empty draft exits; Ctrl+L redraws the screen (clearing
+ *  7. Ctrl+D on an empty draft exits when nothing runs (the original's "empty
+ *     idle editor"; while a turn runs it does nothing; on a draft it deletes
+ *     the character under the cursor); Ctrl+L redraws the screen (clearing
  *     it, not the scrollback); Ctrl+O opens the full-output view
  *     (output-view.ts: it follows calls that still run).
  *  8. Everything else edits the draft (Editor); Enter submits.
@@ -62,7 +64,10 @@ export function handleKey(app: InteractiveApp, key: Key): void {
     return;
   }
   if (isKey(key, "escape")) return escape(app);
-  if (isKey(key, "d", { ctrl: true }) && app.editor.empty) return app.exit(0);
+  if (isKey(key, "d", { ctrl: true }) && app.editor.empty) {
+    if (!app.busy) app.exit(0);
+    return;
+  }
   if (isKey(key, "l", { ctrl: true })) return app.clearScreen(false);
   if (isKey(key, "o", { ctrl: true })) return openOutputView(app);
   const result = app.editor.handle(key);
