@@ -6,7 +6,7 @@
  * the first of command/path/file_path/url/query/name, else compact JSON,
  * at most 120 characters), then the answers
  * `[y] allow once  [a] always this tool  [A] always all  [n] deny`.
- * Keys: y/a/A/n (or 1-4, as in the original), ←/→ then Enter, Esc → cancel;
+ * Keys: y/a/A/n (or 1-4, as in the original), ←/→ or ↑/↓ then Enter, Esc → cancel;
  * every other key is swallowed while a question is open (Ctrl+C still stops
  * the turn: keymap.ts handles it first). Requests queue: one dialog at a
  * time, `(N more waiting)` when several wait. A request whose signal aborts

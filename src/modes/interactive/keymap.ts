@@ -4,7 +4,7 @@
  *     running turn (dropping the queue), else clears the draft; a second
  *     press within 2 s exits.
  *  2. An open --no-yolo question (a dialog above every overlay, confirm.ts)
- *     takes every key (y/a/A/n or 1-4, ←/→ Enter, Esc cancels).
+ *     takes every key (y/a/A/n or 1-4, ←/→ or ↑/↓ and Enter, Esc cancels).
  *  3. The top overlay (help, the Ctrl+O full-output view, dialogs and
  *     pickers: overlays.ts) takes every key it uses; Esc closes it.
  *  4. An open extension panel (panel-host.ts): Esc closes it (panel_close;

@@ -7,7 +7,9 @@
  *    mean /model?" under "no matches" for `/modle`);
  *  - `@word` after whitespace: the file picker over the project's files
  *    (file-index.ts, built in the background on the first `@`; "indexing…"
- *    until then), → enters the selected directory.
+ *    until then), → enters the selected directory, ← goes back to the
+ *    parent of the directory entered (when the word is one: `@src/lib/`
+ *    → `@src/`; otherwise ← moves the cursor).
  * Keys while open: ↑/↓ select; Tab completes; Enter completes, or submits
  * when the slash word already is a command's whole name (in any case) or nothing matches
  * (so `/exit` Enter runs it, `/nope` Enter reports it); Esc closes the popup until the trigger word
@@ -121,6 +123,8 @@ export class Popup {
         return "handled";
       case "right":
         return this.#enterDirectory() ? "handled" : "pass";
+      case "left":
+        return this.#parentDirectory() ? "handled" : "pass";
       case "enter": {
         if (key.shift) return "pass";
         const selected = this.list.selected();
@@ -157,6 +161,15 @@ export class Popup {
     const selected = this.list.selected();
     if (this.#kind !== "@" || selected === undefined || !selected.value.endsWith("/")) return false;
     this.#editor.replaceTrigger(`@${selected.value}`);
+    this.update();
+    return true;
+  }
+
+  #parentDirectory(): boolean {
+    if (this.#kind !== "@" || !this.#query.endsWith("/")) return false;
+    const parent = this.#query.slice(0, -1);
+    const cut = parent.lastIndexOf("/");
+    this.#editor.replaceTrigger(`@${cut < 0 ? "" : parent.slice(0, cut + 1)}`);
     this.update();
     return true;
   }

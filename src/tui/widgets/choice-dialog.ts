@@ -3,7 +3,7 @@
  * delete a session): a framed box with the title, the body lines (wrapped),
  * and one row of answers `[y] allow once  [a] always this tool  [n] deny`.
  * Pressing an answer's key (exact, case-sensitive: `a` and `A` differ) or
- * ←/→ then Enter picks it and calls onChoose; Esc calls onChoose with the
+ * ←/→ (or ↑/↓, the original's keys for its confirm dialog) then Enter picks it and calls onChoose; Esc calls onChoose with the
  * `escape` answer when one is given, then closes. Other keys are swallowed
  * (a question must not leak typing into the editor).
  */
@@ -55,8 +55,8 @@ export class ChoiceDialog implements Overlay {
       if (this.#options.escape !== undefined) this.#options.onChoose(this.#options.escape);
       return "close";
     }
-    if (key.name === "left") this.#selected = (this.#selected - 1 + choices.length) % choices.length;
-    else if (key.name === "right" || key.name === "tab") this.#selected = (this.#selected + 1) % choices.length;
+    if (key.name === "left" || key.name === "up") this.#selected = (this.#selected - 1 + choices.length) % choices.length;
+    else if (key.name === "right" || key.name === "down" || key.name === "tab") this.#selected = (this.#selected + 1) % choices.length;
     else if (key.name === "enter") {
       const choice = choices[this.#selected];
       if (choice !== undefined) this.#options.onChoose(choice.value);

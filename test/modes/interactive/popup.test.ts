@@ -82,7 +82,7 @@ describe("slash popup", () => {
 });
 
 describe("@ file picker", () => {
-  test("indexes on the first @, lists the top level, → enters a directory, Enter inserts a chip expanded on submit", async () => {
+  test("indexes on the first @, lists the top level, → enters a directory, ← goes back, Enter inserts a chip expanded on submit", async () => {
     const root = tempDir("zot-popup-");
     mkdirSync(join(root, "src", "modes"), { recursive: true });
     writeFileSync(join(root, "src", "modes", "chat.ts"), "x");
@@ -98,6 +98,16 @@ describe("@ file picker", () => {
     expect(popup.list.selected()?.value).toBe("src/");
     expect(popup.handle(key("right"))).toBe("handled");
     expect(popup.list.selected()?.value).toBe("src/modes/");
+    popup.handle(key("right"));
+    expect(editor.text).toBe("look at @src/modes/");
+    // ← goes back to the parent directory (the original's picker), and ← at the top level moves the cursor instead.
+    expect(popup.handle(key("left"))).toBe("handled");
+    expect(editor.text).toBe("look at @src/");
+    expect(popup.list.selected()?.value).toBe("src/modes/");
+    expect(popup.handle(key("left"))).toBe("handled");
+    expect(editor.text).toBe("look at @");
+    expect(popup.handle(key("left"))).toBe("pass");
+    popup.handle(key("right"));
     popup.handle(key("right"));
     expect(popup.list.selected()?.value).toBe("src/modes/chat.ts");
     expect(popup.handle(key("enter"))).toBe("handled");

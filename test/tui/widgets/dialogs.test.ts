@@ -153,7 +153,12 @@ describe("ChoiceDialog", () => {
     expect(dialog.handleKey(key("escape"))).toBe("close");
     expect(dialog.handleKey(key("right"))).toBe("handled");
     expect(dialog.handleKey(key("enter"))).toBe("close");
-    expect(answers).toEqual(["all", "cancel", "tool"]);
+    // ↓ / ↑ move the highlight too (the original's confirm dialog keys).
+    expect(dialog.handleKey(key("down"))).toBe("handled");
+    expect(dialog.handleKey(key("down"))).toBe("handled");
+    expect(dialog.handleKey(key("up"))).toBe("handled");
+    expect(dialog.handleKey(key("enter"))).toBe("close");
+    expect(answers).toEqual(["all", "cancel", "tool", "all"]);
     expect(dialog.render(60, 10).join("\n")).toContain("[y] allow once");
     for (const width of [1, 8, 30]) expectFits(dialog, width, 3);
   });
