@@ -292,7 +292,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   }
 
   showHelp(lines: readonly string[]): void {
-    this.openOverlay(new TextViewer({ theme: this.theme, title: "help", lines }));
+    this.openOverlay(new TextViewer({ theme: this.theme, title: "help", lines, typingCloses: true }));
   }
 
   openOverlay(overlay: Overlay): void {

@@ -4,7 +4,7 @@
  * (the top by default) and runs its onClose exactly once; closeAll() closes
  * every one, newest first (/clear, exit). handleKey routes a key to the top
  * overlay: true when it used the key (a "close" answer closes it), false
- * when it passed or there is none.
+ * when it passed, closed and passed ("close-pass"), or there is none.
  */
 import type { Key, Overlay } from "../../tui/index.ts";
 
@@ -44,7 +44,7 @@ export class OverlayStack {
     const top = this.top;
     if (top === undefined) return false;
     const result = top.handleKey(key);
-    if (result === "close") this.close(top);
-    return result !== "pass";
+    if (result === "close" || result === "close-pass") this.close(top);
+    return result === "handled" || result === "close";
   }
 }

@@ -12,8 +12,9 @@
  * (of the last width drawn) and walk the history on the first/last row;
  * ←/→ on an empty editor walk the history too. A paste of more than
  * pasteCollapseLines lines (or pasteCollapseChars characters) becomes a chip
- * "[pasted text #N +L lines]" ("[pasted text #N C chars]"), numbered per
- * editor and expanded on submit. render(width) shows at most maxRows rows,
+ * "[pasted text #N +L lines]" ("[pasted text #N C chars]"), numbered from 1
+ * in each draft (a clear or a submit starts again at 1, as the original)
+ * and expanded on submit. render(width) shows at most maxRows rows,
  * scrolled to keep the caret visible; cursor(width) is the caret within
  * those rows. Every row is at most `width` columns. Pure: no I/O.
  */
@@ -100,6 +101,7 @@ export class Editor implements Component {
   clear(): void {
     this.#units = [];
     this.#caret = 0;
+    this.#pastes = 0;
     this.#historyIndex = this.#history.length;
     this.#changed();
   }
@@ -283,6 +285,7 @@ export class Editor implements Component {
     this.#units = [];
     this.#caret = 0;
     this.#top = 0;
+    this.#pastes = 0;
     this.#historyIndex = this.#history.length;
     this.#draft = [];
     this.#version++;

@@ -11,7 +11,8 @@
  */
 import type { CursorPosition, Key } from "../types.ts";
 
-export type OverlayResult = "handled" | "close" | "pass";
+/** "close-pass": close, and let the key go on to what is under the overlay (typing into a help box types into the editor). */
+export type OverlayResult = "handled" | "close" | "pass" | "close-pass";
 
 export interface Overlay {
   render(width: number, maxRows: number): readonly string[];

@@ -1,7 +1,8 @@
 /**
  * An overlay that shows many lines to read (help, a skill's body, a /btw
  * answer, full tool output): a ScrollView sized to the room it gets, ↑/↓
- * a line, PgUp/PgDn a page, Home/End; Esc or q closes. setLines replaces
+ * a line, PgUp/PgDn a page, Home/End; Esc or q closes (with typingCloses,
+ * other typing closes it too and reaches the editor). setLines replaces
  * the text (the view stays at the bottom when it was there, else keeps its
  * place), so a viewer of something still growing can follow it; setTitle
  * changes the title (the place kept).
@@ -19,6 +20,8 @@ export interface TextViewerOptions {
   readonly atEnd?: boolean;
   /** Extra keys that close it (e.g. "ctrl+o" for the output view). */
   readonly closeKeys?: readonly string[];
+  /** Typing (text other than `q`, a paste) closes it and goes on to the editor (the help box), instead of being swallowed. */
+  readonly typingCloses?: boolean;
   readonly onClose?: () => void;
 }
 
@@ -58,7 +61,7 @@ export class TextViewer implements Overlay {
 
   handleKey(key: Key): OverlayResult {
     if (key.kind === "text" && key.text === "q") return "close";
-    if (key.kind !== "key") return "handled";
+    if (key.kind !== "key") return this.#options.typingCloses === true ? "close-pass" : "handled";
     const named = `${key.ctrl ? "ctrl+" : ""}${key.alt ? "alt+" : ""}${key.name}`;
     if (named === "escape" || (this.#options.closeKeys ?? []).includes(named)) return "close";
     if (key.ctrl || key.alt) return "pass";

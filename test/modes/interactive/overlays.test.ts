@@ -28,5 +28,11 @@ describe("OverlayStack", () => {
     expect(log.slice(-2)).toEqual(["closed passing", "closed below"]);
     expect(stack.size).toBe(0);
     expect(stack.handleKey(esc)).toBe(false);
+    // close-pass: the overlay closes and the key goes on to the caller (typing into the help box).
+    const help = overlay("help", log, "close-pass");
+    stack.open(help);
+    expect(stack.handleKey(esc)).toBe(false);
+    expect(stack.has(help)).toBe(false);
+    expect(log.slice(-2)).toEqual(["key help", "closed help"]);
   });
 });

@@ -164,6 +164,18 @@ describe("ChoiceDialog", () => {
   });
 });
 
+describe("TextViewer typing", () => {
+  test("typing is swallowed unless typingCloses, which closes and passes it on (q still just closes)", () => {
+    const plain = new TextViewer({ theme, title: "skill", lines: ["body"] });
+    expect(plain.handleKey(text("x"))).toBe("handled");
+    const help = new TextViewer({ theme, title: "help", lines: ["/help"], typingCloses: true });
+    expect(help.handleKey(text("x"))).toBe("close-pass");
+    expect(help.handleKey({ kind: "paste", text: "pasted" })).toBe("close-pass");
+    expect(help.handleKey(text("q"))).toBe("close");
+    expect(help.handleKey(key("down"))).toBe("handled");
+  });
+});
+
 describe("TextViewer", () => {
   test("scrolls within its rows and follows growing text while at the end", () => {
     const lines = Array.from({ length: 100 }, (_, i) => `row ${i}`);

@@ -174,6 +174,12 @@ describe("Editor", () => {
     e.handle(paste("x".repeat(1500)));
     expect(e.text).toBe("see [pasted text #1 +60 lines] and a\nb[pasted text #2 1500 chars]");
     expect(e.handle(key("enter"))).toEqual({ kind: "submit", text: `see ${long} and a\nb${"x".repeat(1500)}` });
+    // Each draft numbers its chips from 1 again: after a submit, and after a clear (the original's "clear resets").
+    e.handle(paste(long));
+    expect(e.text).toBe("[pasted text #1 +60 lines]");
+    e.clear();
+    e.handle(paste(long));
+    expect(e.text).toBe("[pasted text #1 +60 lines]");
   });
 
   test("a pasted text ending in a newline counts its lines as an editor does", () => {
