@@ -8,9 +8,11 @@
  * original would run another model than the one asked for) —; otherwise
  * the first error stands, or with `allowMissing` the run goes on keyless
  * (`missing`, an empty key). The fallback tries anthropic, openai, kimi in
- * that order (the original's). Also as the original (its `[QUIRK]`): a
- * models.json model with its own base URL and no key anywhere is sent
- * `ollama` as its key (a keyless local OpenAI-compatible server).
+ * that order (the original's). Also as the original (its `[QUIRK]`), for
+ * the openai provider only (where it serves a purpose): a models.json model
+ * with its own base URL and no key anywhere is sent `ollama` as its key (a
+ * keyless local OpenAI-compatible server); the original also did it for
+ * anthropic and kimi models, where a made-up key can only fail.
  * A provider in config.json that zot does not know is, as in the original,
  * replaced by the first of anthropic, kimi, openai with a key in the
  * environment or auth.json (else anthropic) and its model dropped, with a
@@ -110,7 +112,7 @@ export async function resolveProvider(flags: MainFlags, storedConfig: ZotConfig,
     const credential = await resolveApiKey({ provider: resolved.provider, flag: flags.apiKey, authFile: paths.authFile });
     return { resolved, credential, warnings };
   } catch (err) {
-    if (isMissingApiKey(err) && resolved.model.source === "user" && resolved.model.baseUrl !== undefined) {
+    if (isMissingApiKey(err) && resolved.provider === "openai" && resolved.model.source === "user" && resolved.model.baseUrl !== undefined) {
       return { resolved, credential: { apiKey: OLLAMA_API_KEY, source: "none" }, warnings };
     }
     const mayFallBack = err instanceof ProviderError && err.kind === "config" && flags.provider === undefined;

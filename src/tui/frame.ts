@@ -4,10 +4,13 @@
  * most `width` columns, colours closed), a row written to the right margin
  * so the next one continues it (fillToMargin), and the reflow arithmetic for a
  * resize (how many rows the old live region occupies above the cursor once
- * the terminal has re-wrapped it at the new width). Pure functions, no I/O.
+ * the terminal has re-wrapped it at the new width), and the frame diff's
+ * comparisons (appendedTail: a row that only grew at its end; sameLines,
+ * sameCursor). Pure functions, no I/O.
  */
 import { sanitizeTerminalText } from "../common/terminal-text.ts";
 import { expandTabs, fitWidth } from "./text.ts";
+import type { CursorPosition } from "./types.ts";
 
 export const SYNC_ON = "\x1b[?2026h";
 export const SYNC_OFF = "\x1b[?2026l";
@@ -137,4 +140,37 @@ export function rowsAboveCursorAfterReflow(
   if (model === "xterm.js") return up;
   const own = reflowedRows(rows[cursorRow] ?? "", width);
   return up + Math.min(Math.floor(Math.max(0, cursorCol) / Math.max(1, width)), own - 1);
+}
+
+/**
+ * When `line` is `drawn` (without its closing SGR reset) plus more text, the
+ * column where the old text ends and what to write there; else undefined.
+ * The new text is preceded by the SGR sequences in force at that point (the
+ * ones since the drawn row's last reset, replayed in order), so it is drawn
+ * in the state it would have had; the cells right of the old text are blank
+ * (every row is written after an erase). Prepared lines hold no escape but
+ * SGR. A grapheme cluster is never split.
+ */
+export function appendedTail(drawn: string, line: string): { column: number; text: string } | undefined {
+  const stem = drawn.endsWith(SGR_RESET) ? drawn.slice(0, -SGR_RESET.length) : drawn;
+  if (stem.length === 0 || line.length <= stem.length || !line.startsWith(stem)) return undefined;
+  const added = line.slice(stem.length);
+  const first = String.fromCodePoint(added.codePointAt(0)!);
+  if (Bun.stringWidth(first) === 0 || stem.endsWith("\u200d") || stem.endsWith("\x1b")) return undefined;
+  let inForce = "";
+  if (stem.includes("\x1b")) {
+    for (const match of stem.matchAll(/\x1b\[([0-9;:]*)m/g)) inForce = match[1] === "" || match[1] === "0" ? "" : inForce + match[0];
+  }
+  return { column: Bun.stringWidth(stem), text: inForce + added };
+}
+
+export function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function sameCursor(a: CursorPosition | undefined, b: CursorPosition | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.row === b.row && a.col === b.col);
 }

@@ -27,8 +27,15 @@
  * (its bottom part, keeping the cursor row). `CSI 2J`/`CSI 3J` are written by
  * clearScreen() only. Per-frame work is proportional to the live region and
  * the lines committed since the last frame, never to the history.
+ *
+ * A view marked `fullScreen` (a pager) is drawn on the alternate screen
+ * (full-screen.ts) and the main screen is left untouched meanwhile: lines
+ * committed then wait, and the first frame back on the main screen writes
+ * them and diffs against the live region as it was left (redrawn whole if
+ * the terminal was resized meanwhile).
  */
 import {
+  appendedTail,
   cursorColumn,
   cursorDown,
   cursorUp,
@@ -38,12 +45,14 @@ import {
   HIDE_CURSOR,
   prepareLine,
   rowsAboveCursorAfterReflow,
-  SGR_RESET,
+  sameCursor,
+  sameLines,
   SHOW_CURSOR,
   SYNC_OFF,
   SYNC_ON,
   type ReflowModel,
 } from "./frame.ts";
+import { FullScreen } from "./full-screen.ts";
 import type { CursorPosition, LiveSource, LiveView } from "./types.ts";
 
 export interface TerminalSize {
@@ -105,6 +114,10 @@ export class Renderer {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastFrameAt = Number.NEGATIVE_INFINITY;
   #stopped = false;
+  /** The alternate screen of full-screen views. */
+  readonly #full = new FullScreen();
+  /** The terminal was resized while a full-screen view was up: the main screen's region is redrawn whole on return. */
+  #mainResized = false;
 
   constructor(output: TerminalOutput, source: LiveSource, options: RendererOptions = {}) {
     this.#output = output;
@@ -172,7 +185,7 @@ export class Renderer {
     this.flush();
     this.#cancelTimer();
     this.#stopped = true;
-    let out = SYNC_ON;
+    let out = SYNC_ON + this.#full.leave();
     if (options.keepLive === true && this.#shown.length > 0) {
       out += this.#moveTo(this.#shown.length - 1) + "\r\n";
     } else {
@@ -259,18 +272,28 @@ export class Renderer {
     return out;
   }
 
-  #frame(mode: FrameMode): void {
+  #frame(requested: FrameMode): void {
     const width = this.#width();
     const height = this.#height();
     const maxHeight = Math.max(1, height - 1);
-    const { lines, cursor } = this.#layout(this.#source.renderLive(width, maxHeight), width, maxHeight);
+    const view = this.#source.renderLive(width, maxHeight);
+    if (view.fullScreen === true && this.#drawnWidth !== 0) {
+      this.#fullScreenFrame(view, width, maxHeight, requested);
+      return;
+    }
+    // Back from the alternate screen: the main one is as it was left (or was reflowed by a resize meanwhile).
+    const leaving = this.#full.leave();
+    let mode = requested;
+    if (leaving !== "" && this.#mainResized && mode === "diff") mode = "resize";
+    this.#mainResized = false;
+    const { lines, cursor } = this.#layout(view, width, maxHeight);
     const commits = this.#pending;
     const first = this.#drawnWidth === 0;
-    if (mode === "diff" && !first && commits.length === 0 && sameLines(lines, this.#shown) && sameCursor(cursor, this.#shownCursor)) {
+    if (leaving === "" && mode === "diff" && !first && commits.length === 0 && sameLines(lines, this.#shown) && sameCursor(cursor, this.#shownCursor)) {
       return;
     }
     this.#pending = [];
-    let out = SYNC_ON + HIDE_CURSOR;
+    let out = SYNC_ON + leaving + HIDE_CURSOR;
     let below: readonly string[]; // what is on screen from the new live region's first row down
     if (mode === "clear-screen" || mode === "clear-scrollback") {
       // The live region is erased first: tmux (scroll-on-clear) moves a cleared screen into its history, which
@@ -320,6 +343,20 @@ export class Renderer {
     this.#extent = Math.max(this.#extent, lines.length);
     this.#lastFrameAt = performance.now();
     this.#write(out);
+  }
+
+  /** A full-screen view on the alternate screen; committed lines keep waiting for the main screen. */
+  #fullScreenFrame(view: LiveView, width: number, maxHeight: number, mode: FrameMode): void {
+    if (mode === "resize") this.#mainResized = true;
+    const lines = view.lines.slice(0, maxHeight).map((line) => prepareLine(line, width));
+    const cursor =
+      view.cursor === undefined
+        ? undefined
+        : { row: Math.min(Math.max(0, Math.floor(view.cursor.row)), Math.max(0, lines.length - 1)), col: Math.min(Math.max(0, Math.floor(view.cursor.col)), width - 1) };
+    const drawn = this.#full.draw(lines, cursor, width, mode !== "diff");
+    this.#lastFrameAt = performance.now();
+    if (drawn === "") return;
+    this.#write(SYNC_ON + HIDE_CURSOR + drawn + SYNC_OFF);
   }
 
   /**
@@ -383,37 +420,4 @@ export class Renderer {
     this.#chain = { head, end, intact: true };
     return out;
   }
-}
-
-/**
- * When `line` is `drawn` (without its closing SGR reset) plus more text, the
- * column where the old text ends and what to write there; else undefined.
- * The new text is preceded by the SGR sequences in force at that point (the
- * ones since the drawn row's last reset, replayed in order), so it is drawn
- * in the state it would have had; the cells right of the old text are blank
- * (every row is written after an erase). Prepared lines hold no escape but
- * SGR. A grapheme cluster is never split.
- */
-function appendedTail(drawn: string, line: string): { column: number; text: string } | undefined {
-  const stem = drawn.endsWith(SGR_RESET) ? drawn.slice(0, -SGR_RESET.length) : drawn;
-  if (stem.length === 0 || line.length <= stem.length || !line.startsWith(stem)) return undefined;
-  const added = line.slice(stem.length);
-  const first = String.fromCodePoint(added.codePointAt(0)!);
-  if (Bun.stringWidth(first) === 0 || stem.endsWith("\u200d") || stem.endsWith("\x1b")) return undefined;
-  let inForce = "";
-  if (stem.includes("\x1b")) {
-    for (const match of stem.matchAll(/\x1b\[([0-9;:]*)m/g)) inForce = match[1] === "" || match[1] === "0" ? "" : inForce + match[0];
-  }
-  return { column: Bun.stringWidth(stem), text: inForce + added };
-}
-
-function sameLines(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function sameCursor(a: CursorPosition | undefined, b: CursorPosition | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.row === b.row && a.col === b.col);
 }

@@ -23,6 +23,8 @@ export interface CursorPosition {
 export interface LiveView {
   readonly lines: readonly string[];
   readonly cursor?: CursorPosition;
+  /** The view takes the whole terminal, drawn on the alternate screen (full-screen.ts); the main screen waits as it was. */
+  readonly fullScreen?: boolean;
 }
 
 /** Something that can produce the live region for a width. */

@@ -280,6 +280,51 @@ describe("Renderer frames", () => {
   });
 });
 
+describe("Renderer full-screen views (the alternate screen)", () => {
+  test("a full-screen view leaves the main screen as it was; lines committed meanwhile arrive after it, in order", async () => {
+    const h = harness(30, 8);
+    for (let i = 0; i < 3; i++) h.renderer.commit([`chat ${i}`]);
+    await h.show({ lines: ["live", "› prompt"], cursor: { row: 1, col: 9 } });
+    const mainBefore = h.screen.all();
+    await h.show({ lines: ["help · title", "line 1", "line 2"], fullScreen: true });
+    expect(h.writes.at(-1)).toContain("\x1b[?1049h");
+    expect(h.screenText().slice(0, 3)).toEqual(["help · title", "line 1", "line 2"]);
+    // A change redraws only the changed row, absolutely placed; commits wait for the main screen.
+    h.renderer.commit(["chat 3"]);
+    await h.show({ lines: ["help · title", "line 1 changed", "line 2"], fullScreen: true });
+    expect(h.writes.at(-1)).not.toContain("chat 3");
+    expect(h.writes.at(-1)).not.toContain("line 2");
+    expect(h.screenText()[1]).toBe("line 1 changed");
+    // Back: the main screen exactly as it was, then the waiting commit and the live region after it.
+    await h.show({ lines: ["live", "› prompt"], cursor: { row: 1, col: 9 } });
+    expect(h.writes.at(-1)).toContain("\x1b[?1049l");
+    expect(mainBefore.slice(0, 3)).toEqual(["chat 0", "chat 1", "chat 2"]);
+    expect(h.screen.all().filter((row) => row !== "")).toEqual(["chat 0", "chat 1", "chat 2", "chat 3", "live", "› prompt"]);
+    expect(h.screen.cursor()).toEqual({ row: h.screenText().indexOf("› prompt"), col: 9 });
+    expect(h.renderer.stats.screenClears).toBe(0);
+  });
+
+  test("a resize while a full-screen view is up redraws it, and the main region is redrawn whole on return", async () => {
+    const h = harness(40, 8);
+    h.renderer.commit(["chat line"]);
+    await h.show({ lines: ["live", "› prompt"], cursor: { row: 1, col: 2 } });
+    await h.show({ lines: ["viewer", "body"], fullScreen: true });
+    await h.resize(30, 8);
+    expect(h.screenText().slice(0, 2)).toEqual(["viewer", "body"]);
+    await h.show({ lines: ["live", "› prompt"], cursor: { row: 1, col: 2 } });
+    expect(h.screen.all().filter((row) => row !== "")).toEqual(["chat line", "live", "› prompt"]);
+  });
+
+  test("stop() while a full-screen view is up goes back to the main screen first", async () => {
+    const h = harness(30, 6);
+    await h.show({ lines: ["live"] });
+    await h.show({ lines: ["viewer"], fullScreen: true });
+    h.renderer.stop();
+    await h.settle();
+    expect(h.writes.at(-1)).toContain("\x1b[?1049l");
+  });
+});
+
 describe("Renderer resize", () => {
   test("120 → 40 → 100 columns: no stale fragments above the editor, committed lines intact", async () => {
     const h = harness(120, 30);

@@ -1,8 +1,9 @@
 /**
  * The live region, top to bottom: what still runs in the chat (streaming
- * text tail, running tool cards) or, instead, the top overlay (help, the
- * Ctrl+O full-output view, dialogs; the --no-yolo question comes before
- * them all: it gets the chat's rows and places the caret, or hides it); the
+ * text tail, running tool cards) or, instead, the top overlay (dialogs and
+ * pickers; the --no-yolo question comes before them all: it gets the chat's
+ * rows and places the caret, or hides it — a full-screen overlay, a pager
+ * such as help or the Ctrl+O view, is the whole view instead); the
  * extension load failures kept at the bottom of the chat (ext-problems.ts);
  * the extension panel (not drawn under an overlay: it takes what it needs
  * of the chat's rows, at least 3, scrolling when taller: panel.ts);
@@ -66,6 +67,11 @@ export function composeLive(app: InteractiveApp, width: number, height: number, 
   const fixed = middle.length + 1 + editorRows.length + status.length;
   const room = Math.max(0, height - 1 - fixed);
   const overlay = app.confirmer.dialog ?? app.overlays.top;
+  if (overlay?.fullScreen === true) {
+    // A pager takes the whole terminal (the renderer's alternate screen): closing it gives the chat back as it was.
+    const at = overlay.cursor?.(width, height);
+    return { view: { lines: overlay.render(width, height), cursor: at, fullScreen: true }, rowsHeld };
+  }
   if (overlay !== undefined) {
     // An overlay takes the chat's rows (at least a few) and the keyboard: the caret is its own, or hidden.
     const rows = overlay.render(width, Math.max(3, room));

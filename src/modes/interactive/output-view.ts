@@ -16,6 +16,8 @@ const TITLE = "tool output";
 const NO_CALLS = "(no tool calls yet)";
 
 export class ToolOutputView implements Overlay {
+  /** A pager, as its TextViewer: the whole terminal. */
+  readonly fullScreen = true;
   readonly #chat: Chat;
   readonly #viewer: TextViewer;
   #revision: number;

@@ -17,6 +17,8 @@ export interface ReadingViewOptions {
 }
 
 export class ReadingView implements Overlay {
+  /** A pager, as its TextViewer: the whole terminal. */
+  readonly fullScreen = true;
   readonly #options: ReadingViewOptions;
   #text: string;
   #title: string;

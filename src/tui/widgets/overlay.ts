@@ -15,6 +15,8 @@ import type { CursorPosition, Key } from "../types.ts";
 export type OverlayResult = "handled" | "close" | "pass" | "close-pass";
 
 export interface Overlay {
+  /** A pager (help, full output): drawn on the whole terminal (the alternate screen) instead of above the editor. */
+  readonly fullScreen?: boolean;
   render(width: number, maxRows: number): readonly string[];
   handleKey(key: Key): OverlayResult;
   cursor?(width: number, maxRows: number): CursorPosition | undefined;

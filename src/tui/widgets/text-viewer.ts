@@ -1,6 +1,6 @@
 /**
  * An overlay that shows many lines to read (help, a skill's body, a /btw
- * answer, full tool output): a ScrollView sized to the room it gets, ↑/↓
+ * answer, full tool output), full screen: a ScrollView sized to the room it gets, ↑/↓
  * a line, PgUp/PgDn a page, Home/End; Esc or q closes (with typingCloses,
  * other typing closes it too and reaches the editor). setLines replaces
  * the text (the view stays at the bottom when it was there, else keeps its
@@ -26,6 +26,8 @@ export interface TextViewerOptions {
 }
 
 export class TextViewer implements Overlay {
+  /** A pager: the whole terminal, so closing it gives the chat back as it was. */
+  readonly fullScreen = true;
   readonly #options: TextViewerOptions;
   #lines: readonly string[];
   #view: ScrollView | undefined;
