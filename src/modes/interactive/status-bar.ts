@@ -9,7 +9,20 @@
  *      while auto-compaction runs);
  *   2. provider/model, the short cwd (home as ~, long paths keep their last
  *      segments) and tags: jailed, no-yolo, extensions loading / failed.
- * Pure: time comes in as `now`; every line fits the width (fitWidth).
+ * When a line is wider than the terminal its parts give way one step at a
+ * time, in a fixed order, until it fits (giveWay; the steps in firstLine, secondLine):
+ *   1. key hints drop whole from the right; then the tokens, the cost, the
+ *      context % drop; last the busy activity text is cut (its elapsed time
+ *      kept) — the activity or transient hint is never dropped;
+ *   2. the cwd keeps fewer last segments (down to `…/last`); the extension
+ *      tags use short words (`ext loading: …`); the cwd goes; the model id is
+ *      cut from the right (at least 8 columns, else it goes); then the tags:
+ *      extensions loading, the failed extensions' names, extension failed,
+ *      no-yolo; jailed stays. Columns left over at the end go back to the
+ *      model id, then to the cwd (regrow).
+ * Widths are columns (visibleWidth: CJK and emoji count two). Pure: time
+ * comes in as `now`; every line fits the width (a last fitWidth cuts what
+ * still does not, e.g. the activity or `jailed` at a few columns).
  */
 import { fitWidth, formatElapsed, spinnerFrame, visibleWidth, type Theme } from "../../tui/index.ts";
 
@@ -63,24 +76,119 @@ function names(list: readonly string[]): string {
   return list.length <= 2 ? list.join(", ") : `${list.slice(0, 2).join(", ")} +${list.length - 2}`;
 }
 
-export function renderStatusBar(state: StatusState, width: number, now: number, theme: Theme): string[] {
-  const sep = theme.muted(" · ");
-  const left = state.busy
-    ? `${theme.spinner(spinnerFrame(now))} ${theme.accent(`${state.busy.activity} ${formatElapsed(now - state.busy.since)}`)}`
-    : theme.muted(state.hint ?? "/ commands · @ files · Ctrl+O tool output");
+const KEY_HINTS = ["/ commands", "@ files", "Ctrl+O tool output"];
+/** A cut model id keeps at least this many columns (`anthrop…`), else it goes. */
+const MIN_MODEL_COLUMNS = 8;
+/** A cut activity keeps at least this many columns (`wa…`) before its elapsed time. */
+const MIN_ACTIVITY_COLUMNS = 3;
+
+/** One line's parts in display order; "" is a part that gave way. */
+type Parts = Record<string, string>;
+/** One give-way step: a part's new text, given the columns it may take with the others as they are. */
+interface Step {
+  readonly part: string;
+  readonly shorten: (room: number) => string;
+}
+
+function joined(parts: Parts, sep: string): string {
+  return Object.values(parts)
+    .filter((text) => text !== "")
+    .join(sep);
+}
+
+/** Columns part `name` may take beside the other parts (and a separator when there are any). */
+function roomFor(parts: Parts, name: string, width: number, sep: string): number {
+  const others = joined({ ...parts, [name]: "" }, sep);
+  return width - visibleWidth(others) - (others === "" ? 0 : visibleWidth(sep));
+}
+
+/**
+ * The parts joined, after as many steps (in order) as it takes to fit; then
+ * each `regrow` step once more, to take the room that later steps freed.
+ */
+function giveWay(parts: Parts, steps: readonly Step[], width: number, sep: string, regrow: readonly Step[] = []): string {
+  for (const step of steps) {
+    if (visibleWidth(joined(parts, sep)) <= width) break;
+    parts[step.part] = step.shorten(roomFor(parts, step.part, width, sep));
+  }
+  for (const step of regrow) parts[step.part] = step.shorten(roomFor(parts, step.part, width, sep));
+  return fitWidth(joined(parts, sep), width);
+}
+
+const drop = (part: string): Step => ({ part, shorten: () => "" });
+const set = (part: string, text: string): Step => ({ part, shorten: () => text });
+
+function firstLine(state: StatusState, width: number, now: number, theme: Theme, sep: string): string {
+  const parts: Parts = {};
+  const hintSteps: Step[] = [];
+  const activitySteps: Step[] = [];
+  if (state.busy) {
+    const { activity } = state.busy;
+    const spinner = `${theme.spinner(spinnerFrame(now))} `;
+    const elapsed = ` ${formatElapsed(now - state.busy.since)}`;
+    const whole = `${spinner}${theme.accent(`${activity}${elapsed}`)}`;
+    parts.left = whole;
+    const cutActivity = (room: number): string => {
+      const columns = room - visibleWidth(spinner) - visibleWidth(elapsed);
+      return columns >= MIN_ACTIVITY_COLUMNS ? `${spinner}${theme.accent(`${fitWidth(activity, columns)}${elapsed}`)}` : whole;
+    };
+    activitySteps.push({ part: "left", shorten: cutActivity });
+  } else if (state.hint !== undefined) {
+    parts.left = theme.muted(state.hint);
+  } else {
+    const hints = (count: number): string => KEY_HINTS.slice(0, count).map((hint) => theme.muted(hint)).join(sep);
+    parts.left = hints(KEY_HINTS.length);
+    for (let count = KEY_HINTS.length - 1; count >= 0; count--) hintSteps.push(set("left", hints(count)));
+  }
   const streaming = state.streamingTokens > 0 ? `~${formatTokens(state.outputTokens + state.streamingTokens)}` : formatTokens(state.outputTokens);
-  const numbers = [`↑${formatTokens(state.inputTokens)} ↓${streaming}`, `$${state.costUsd.toFixed(4)}`];
+  parts.tokens = `↑${formatTokens(state.inputTokens)} ↓${streaming}`;
+  parts.cost = `$${state.costUsd.toFixed(4)}`;
   const percent = contextPercent(state.contextTokens, state.contextWindow);
   if (percent !== undefined || state.autoCompacting) {
     const text = `ctx ${percent ?? "?"}%${state.autoCompacting ? " (auto)" : ""}`;
-    numbers.push(state.autoCompacting ? theme.warning(text) : percent !== undefined && percent >= 80 ? theme.warning(text) : text);
+    parts.ctx = state.autoCompacting || (percent !== undefined && percent >= 80) ? theme.warning(text) : text;
   }
-  const first = `${left}${sep}${numbers.join(sep)}`;
-  const tags: string[] = [];
-  if (state.jailed) tags.push(theme.warning("jailed"));
-  if (state.noYolo) tags.push(theme.warning("no-yolo"));
-  if (state.extensionsLoading.length > 0) tags.push(theme.muted(`extensions loading: ${names(state.extensionsLoading)}`));
-  if (state.extensionsFailed.length > 0) tags.push(theme.error(`extension failed: ${names(state.extensionsFailed)}`));
-  const second = [theme.bold(`${state.provider}/${state.model}`), theme.muted(shortCwd(state.cwd, state.home)), ...tags].join(sep);
-  return [fitWidth(first, width), fitWidth(second, width)];
+  return giveWay(parts, [...hintSteps, drop("tokens"), drop("cost"), drop("ctx"), ...activitySteps], width, sep);
+}
+
+/** The short cwd in at most `room` columns (and at most 40), "" when not even `…/last` fits. */
+function cwdWithin(state: StatusState, room: number, theme: Theme): string {
+  const path = shortCwd(state.cwd, state.home, Math.max(0, Math.min(40, room)));
+  return visibleWidth(path) <= room ? theme.muted(path) : "";
+}
+
+function secondLine(state: StatusState, width: number, theme: Theme, sep: string): string {
+  const model = theme.bold(`${state.provider}/${state.model}`);
+  const parts: Parts = { model, cwd: theme.muted(shortCwd(state.cwd, state.home)) };
+  if (state.jailed) parts.jailed = theme.warning("jailed");
+  if (state.noYolo) parts.noYolo = theme.warning("no-yolo");
+  // The extension tags are one part, so that their words shorten together.
+  const loading = names(state.extensionsLoading);
+  const failed = names(state.extensionsFailed);
+  const extensions = (loadingWords: string | undefined, failedWords: string | undefined, withNames = true): string =>
+    [
+      loadingWords === undefined || loading === "" ? "" : theme.muted(`${loadingWords}: ${loading}`),
+      failedWords === undefined || failed === "" ? "" : theme.error(withNames ? `${failedWords}: ${failed}` : failedWords),
+    ]
+      .filter((tag) => tag !== "")
+      .join(sep);
+  parts.extensions = extensions("extensions loading", "extension failed");
+  const fitCwd: Step = { part: "cwd", shorten: (room) => cwdWithin(state, room, theme) };
+  const cutModel: Step = { part: "model", shorten: (room) => (visibleWidth(model) <= room ? model : room >= MIN_MODEL_COLUMNS ? fitWidth(model, room) : "") };
+  const steps: Step[] = [
+    { part: "cwd", shorten: (room) => cwdWithin(state, room, theme) || theme.muted(shortCwd(state.cwd, state.home, 0)) },
+    set("extensions", extensions("ext loading", "ext failed")),
+    fitCwd,
+    cutModel,
+    set("extensions", extensions(undefined, "ext failed")),
+    set("extensions", extensions(undefined, "ext failed", false)),
+    drop("extensions"),
+    drop("noYolo"),
+  ];
+  return giveWay(parts, steps, width, sep, [cutModel, fitCwd]);
+}
+
+export function renderStatusBar(state: StatusState, width: number, now: number, theme: Theme): string[] {
+  const sep = theme.muted(" · ");
+  return [firstLine(state, width, now, theme, sep), secondLine(state, width, theme, sep)];
 }
