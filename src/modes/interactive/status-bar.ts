@@ -190,5 +190,6 @@ function secondLine(state: StatusState, width: number, theme: Theme, sep: string
 
 export function renderStatusBar(state: StatusState, width: number, now: number, theme: Theme): string[] {
   const sep = theme.muted(" · ");
-  return [firstLine(state, width, now, theme, sep), secondLine(state, width, theme, sep)];
+  const columns = Math.max(1, Math.floor(Number.isFinite(width) ? width : 1));
+  return [firstLine(state, columns, now, theme, sep), secondLine(state, columns, theme, sep)];
 }
