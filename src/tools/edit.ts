@@ -95,7 +95,7 @@ async function executeEdit(rawArgs: Readonly<Record<string, unknown>>, ctx: Tool
   const parsed = parseToolArgs("edit", EditArgs, rawArgs);
   if (!parsed.ok) return parsed.outcome;
   const { path, edits } = parsed.value;
-  const checked = await checkToolPath(ctx, path);
+  const checked = await checkToolPath(ctx, path, { forWriting: true });
   if (!checked.ok) return checked.outcome;
 
   const target = await targetMode(checked.canonical, path);

@@ -7,8 +7,13 @@
  * hard link has no direction, so one inside the jail may be the same file as
  * one outside; finding the other names would mean scanning the file system).
  * With `ownSpillFiles` (the read tool), spill files of this process's own
- * bash commands may be read although they live outside the root. Nothing
- * here throws for an expected failure: results are values.
+ * bash commands may be read although they live outside the root. With
+ * `forWriting` (write, edit), the root's `.zot` directory is refused under
+ * --jail: it holds what zot itself starts with the user's full rights
+ * (project extensions and their files, MCP servers, skills), so a jailed
+ * model must not change it (bash gets it read-only too: sandbox-linux.ts,
+ * sandbox-macos.ts). Nothing here throws for an expected failure: results
+ * are values.
  */
 import { lstat, readlink, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -69,7 +74,12 @@ export type PathCheck =
 export interface PathCheckOptions {
   /** Also allow, under --jail, the spill files this process's bash commands wrote (read-only use). */
   readonly ownSpillFiles?: boolean;
+  /** The tool changes the file: under --jail the root's `.zot` directory is refused (see the header). */
+  readonly forWriting?: boolean;
 }
+
+/** The project directory zot starts code from (extensions, MCP servers, skills): read-only under --jail. */
+export const PROTECTED_PROJECT_DIR = ".zot";
 
 /** The canonical jail root (the root as given when it cannot be resolved). */
 export async function canonicalJailRoot(jailRoot: string): Promise<string> {
@@ -105,6 +115,12 @@ export async function checkToolPath(ctx: ToolContext, path: string, options: Pat
   const root = await canonicalJailRoot(ctx.jailRoot);
   if (!isWithin(root, canonical) && !(options.ownSpillFiles === true && isOwnSpillFile(canonical))) {
     const text = `jailed: path "${path}" is outside sandbox root "${ctx.jailRoot}"`;
+    return { ok: false, outcome: textOutcome(text, true, { status: "blocked", details: { path, jail_root: ctx.jailRoot } }) };
+  }
+  if (options.forWriting === true && isWithin(join(root, PROTECTED_PROJECT_DIR), canonical)) {
+    const text =
+      `jailed: path "${path}" is in the project's ${PROTECTED_PROJECT_DIR} directory, which holds what zot itself runs ` +
+      "(extensions, MCP servers, skills); it is read-only under --jail";
     return { ok: false, outcome: textOutcome(text, true, { status: "blocked", details: { path, jail_root: ctx.jailRoot } }) };
   }
   try {

@@ -20,7 +20,7 @@
 import { constants } from "node:fs";
 import { access, lstat, readdir, readlink, realpath } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { isWithin } from "./paths.ts";
+import { isWithin, PROTECTED_PROJECT_DIR } from "./paths.ts";
 import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, sandboxMessage, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
 
 const SYSTEM_READ_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix"];
@@ -123,6 +123,15 @@ async function systemMounts(paths: readonly string[]): Promise<string[]> {
   return args;
 }
 
+/** A directory that is not a symlink (a link in the project is not bound: bwrap would follow it out). */
+async function isRealDirectory(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** bwrap arguments (everything before `--`) for one jailed command. */
 async function bwrapArguments(request: SandboxRequest, version: readonly number[] | undefined): Promise<string[]> {
   const network = jailNetworkAllowed(request.env);
@@ -140,6 +149,9 @@ async function bwrapArguments(request: SandboxRequest, version: readonly number[
   args.push("--tmpfs", "/tmp");
   for (const path of extraReadPaths(request.env)) args.push("--ro-bind-try", path, path);
   args.push("--bind", request.jailRoot, request.jailRoot);
+  // What zot itself starts from the project (.zot: extensions, MCP servers, skills) stays read-only (tools/paths.ts).
+  const protectedDir = join(request.jailRoot, PROTECTED_PROJECT_DIR);
+  if (await isRealDirectory(protectedDir)) args.push("--ro-bind", protectedDir, protectedDir);
   if (request.jailRoot !== "/") args.push("--remount-ro", "/");
   args.push("--chdir", request.cwd);
   return args;

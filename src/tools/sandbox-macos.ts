@@ -17,6 +17,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ensureOwnPrivateDir } from "../common/private.ts";
+import { PROTECTED_PROJECT_DIR } from "./paths.ts";
 import { extraReadPaths, jailedEnv, jailNetworkAllowed, refusal, sandboxMessage, type SandboxPlan, type SandboxRequest } from "./sandbox-policy.ts";
 
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
@@ -45,6 +46,8 @@ export function seatbeltProfile(readCount: number, network: boolean): string {
     `(deny file-read-data${userData} (subpath (param "HOME")))`,
     `(allow file-read-data (subpath (param "JAIL")) (subpath (param "TMP"))${reads})`,
     '(allow file-write* (subpath (param "JAIL")) (subpath (param "TMP")))',
+    // What zot itself starts from the project stays read-only (tools/paths.ts PROTECTED_PROJECT_DIR).
+    '(deny file-write* (subpath (param "JAIL_ZOT")))',
     '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (regex #"^/dev/tty"))',
     network ? "(allow network*)" : "",
   ]
@@ -62,6 +65,7 @@ export async function confineWithSandboxExec(request: SandboxRequest): Promise<S
   const userData = await Promise.all(USER_DATA.map(canonical));
   const params = [
     "-D", `JAIL=${request.jailRoot}`,
+    "-D", `JAIL_ZOT=${join(request.jailRoot, PROTECTED_PROJECT_DIR)}`,
     "-D", `TMP=${tmp}`,
     "-D", `HOME=${await canonical(homedir())}`,
     ...reads.flatMap((path, i) => ["-D", `READ_${i}=${path}`]),

@@ -37,7 +37,7 @@ async function executeWrite(rawArgs: Readonly<Record<string, unknown>>, ctx: Too
   const parsed = parseToolArgs("write", WriteArgs, rawArgs);
   if (!parsed.ok) return parsed.outcome;
   const { path, content } = parsed.value;
-  const checked = await checkToolPath(ctx, path);
+  const checked = await checkToolPath(ctx, path, { forWriting: true });
   if (!checked.ok) return checked.outcome;
   if (ctx.signal.aborted) return textOutcome(`write: cancelled before writing ${path}`, true, { status: "cancelled" });
 

@@ -96,6 +96,19 @@ describe.if(linux && hasBwrap)("bash in the bubblewrap sandbox (skipped where bw
     expect(readFileSync(join(root, "inside.txt"), "utf8")).toBe("hi\n");
   });
 
+  test("the project's .zot (what zot itself starts: extensions, MCP servers) is read-only for bash; the rest of the root is not", async () => {
+    const { root, spill } = jail();
+    mkdirSync(join(root, ".zot", "extensions", "e1"), { recursive: true });
+    writeFileSync(join(root, ".zot", "extensions", "e1", "lib.sh"), "echo ok\n");
+    const bash = createBashTool({ spillDir: spill });
+    const ctx = makeContext(root, { jailRoot: root });
+    const attempt = await bash.execute({ command: "echo 'touch /tmp/pwned' > .zot/extensions/e1/lib.sh; touch .zot/new; echo fine > beside.txt" }, ctx);
+    expect(textOf(attempt)).toContain("Read-only file system");
+    expect(readFileSync(join(root, ".zot", "extensions", "e1", "lib.sh"), "utf8")).toBe("echo ok\n");
+    expect(existsSync(join(root, ".zot", "new"))).toBe(false);
+    expect(readFileSync(join(root, "beside.txt"), "utf8")).toBe("fine\n");
+  });
+
   test("/etc files others may not read are hidden, and the walk finds them", async () => {
     const { root, base, spill } = jail();
     const bash = createBashTool({ spillDir: spill });
@@ -292,6 +305,8 @@ test("the macOS profile denies by default and opens network only on request", ()
   const closed = seatbeltProfile(1, false);
   expect(closed).toStartWith("(version 1)\n(deny default)\n");
   expect(closed).toContain('(allow file-write* (subpath (param "JAIL")) (subpath (param "TMP")))');
+  // Later rules win in a seatbelt profile: the project's .zot stays read-only.
+  expect(closed.indexOf('(deny file-write* (subpath (param "JAIL_ZOT")))')).toBeGreaterThan(closed.indexOf('(allow file-write* (subpath (param "JAIL"))'));
   expect(closed).toContain('(subpath (param "READ_0"))');
   expect(closed).not.toContain("network");
   expect(seatbeltProfile(0, true)).toContain("(allow network*)");

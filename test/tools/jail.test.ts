@@ -50,6 +50,29 @@ describe("jail", () => {
     expect(existsSync(join(outside, "not-yet.txt"))).toBe(false);
   });
 
+  test("write and edit refuse the root's .zot (what zot itself starts); read may look", async () => {
+    const { root } = sandbox();
+    mkdirSync(join(root, ".zot", "extensions", "e1"), { recursive: true });
+    writeFileSync(join(root, ".zot", "extensions", "e1", "lib.sh"), "echo ok\n");
+    const ctx = makeContext(root, { jailRoot: root });
+    for (const [name, args] of [
+      ["write", { path: ".zot/extensions/e1/lib.sh", content: "touch /tmp/pwned\n" }],
+      ["write", { path: ".zot/mcp.json", content: "{}" }],
+      ["edit", { path: ".zot/extensions/e1/lib.sh", edits: [{ oldText: "ok", newText: "pwned" }] }],
+    ] as [string, Record<string, unknown>][]) {
+      const outcome = await tool(name).execute(args, ctx);
+      expect(outcome.status).toBe("blocked");
+      expect(textOf(outcome)).toBe(
+        `jailed: path "${String(args.path)}" is in the project's .zot directory, which holds what zot itself runs (extensions, MCP servers, skills); it is read-only under --jail`,
+      );
+    }
+    expect(readFileSync(join(root, ".zot", "extensions", "e1", "lib.sh"), "utf8")).toBe("echo ok\n");
+    expect(existsSync(join(root, ".zot", "mcp.json"))).toBe(false);
+    expect((await tool("read").execute({ path: ".zot/extensions/e1/lib.sh" }, ctx)).isError).toBe(false);
+    // Without --jail the project's own files are the user's to change.
+    expect((await tool("write").execute({ path: ".zot/notes.md", content: "x" }, makeContext(root))).isError).toBe(false);
+  });
+
   test("paths inside the root (including new ones) are allowed", async () => {
     const { root } = sandbox();
     const ctx = makeContext(root, { jailRoot: root });
