@@ -20,7 +20,7 @@ import { UsageError } from "../common/errors.ts";
 import { stdoutInterrupted, stdoutRoom, writeStdoutText } from "../common/stdout.ts";
 import { createByteStreamSanitizer, forStdout, stdoutIsTerminal } from "../common/terminal-text.ts";
 import { type ZotPaths, zotPaths } from "../common/home.ts";
-import { findInstalled, listInstalled, manifestName, type InstalledExtension, type ValidInstall } from "../ext/installed.ts";
+import { findInstalled, listInstalled, manifestName, refuseLinkedProjectRoot, type InstalledExtension, type ValidInstall } from "../ext/installed.ts";
 import { describeFailure, writeStderr, writeStdout } from "./output.ts";
 import { timeoutFlagMs } from "./timeout-flag.ts";
 import { usageText } from "./usage-text.ts";
@@ -36,20 +36,21 @@ function scopeFrom(cwd: string | undefined): Scope {
   return { cwd: resolve(cwd ?? process.cwd()), paths: zotPaths() };
 }
 
-/** Runs `task` with an AbortSignal that fires on SIGINT/SIGTERM. */
+const INTERRUPT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** Runs `task` with an AbortSignal that fires on SIGINT/SIGTERM/SIGHUP. */
 async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const abort = (): void => {
     stdoutInterrupted();
     controller.abort();
   };
-  process.on("SIGINT", abort);
-  process.on("SIGTERM", abort);
+  // SIGHUP too (a closed terminal): an install it ended used to leave its staging copy and its git clone behind.
+  for (const name of INTERRUPT_SIGNALS) process.on(name, abort);
   try {
     return await task(controller.signal);
   } finally {
-    process.off("SIGINT", abort);
-    process.off("SIGTERM", abort);
+    for (const name of INTERRUPT_SIGNALS) process.off(name, abort);
   }
 }
 
@@ -201,7 +202,9 @@ const removeCommand = defineCommand({
     cwd: cwdArg,
   },
   async run({ args }) {
-    const entry = await findInstalled(args.name, scopeFrom(args.cwd));
+    const scope = scopeFrom(args.cwd);
+    const entry = await findInstalled(args.name, scope);
+    if (entry.scope === "project") await refuseLinkedProjectRoot(scope.cwd);
     if (args.yes !== true && !(await confirmRemoval(entry.dir))) {
       await writeStderr("aborted; nothing removed\n");
       return 1;
@@ -222,7 +225,9 @@ function toggleCommand(enabled: boolean): CommandDef<{ name: typeof nameArg; cwd
     },
     args: { name: nameArg, cwd: cwdArg },
     async run({ args }) {
-      const entry = await findInstalled(args.name, scopeFrom(args.cwd));
+      const scope = scopeFrom(args.cwd);
+      const entry = await findInstalled(args.name, scope);
+      if (entry.scope === "project") await refuseLinkedProjectRoot(scope.cwd);
       const { setEnabled } = await import("../ext/manage.ts");
       const outcome = await setEnabled(entry.dir, enabled);
       const label = displayName(entry);

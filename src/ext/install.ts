@@ -8,7 +8,8 @@
  * the install with an error naming it. A git URL is shallow-cloned with the
  * system `git`; a clone holding a symlink that resolves outside it (or
  * nowhere) fails the same way. Either way the copy lands in a staging dir
- * `.install-<random>` inside the root, its extension.json must validate, and
+ * `.install-<pid>-<random>` inside the root (a killed install's leftover is
+ * swept by the next install once its process is gone), its extension.json must validate, and
  * then, under an advisory lock on the root directory (install-lock.ts),
  * the directory and manifest names are checked free and the staging dir is
  * renamed into place: of two concurrent installs of one name exactly one
@@ -21,8 +22,9 @@ import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, realpath, re
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
+import { pidExists } from "../common/platform.ts";
 import { trackSpawned } from "../common/process-tree.ts";
-import { manifestName, projectExtensionsRoot, scanRoot, type ExtensionScope } from "./installed.ts";
+import { manifestName, projectExtensionsRoot, refuseLinkedProjectRoot, scanRoot, type ExtensionScope } from "./installed.ts";
 import { withInstallLock } from "./install-lock.ts";
 import { removeTree } from "./manage.ts";
 import { MANIFEST_FILE, ManifestError, hasManifest, loadManifest, type LoadedManifest } from "./manifest.ts";
@@ -294,6 +296,36 @@ async function ensureNameFree(name: string, scope: ExtensionScope, root: string)
   }
 }
 
+const STAGING_PREFIX = ".install-";
+/** An old-style staging dir (no pid in its name) older than this is a leftover. */
+const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes staging dirs an install that could not clean up left behind
+ * (SIGKILL, a crash, power loss): `.install-<pid>-*` whose process is gone,
+ * and older ones without a pid after a day. Best effort: a failure leaves
+ * the dir for the next install.
+ */
+async function sweepStaleStaging(destRoot: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(destRoot);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(STAGING_PREFIX)) continue;
+    const path = join(destRoot, name);
+    const pid = /^\.install-(\d+)-/.exec(name)?.[1];
+    try {
+      const stale = pid !== undefined ? !pidExists(Number(pid)) : Date.now() - (await lstat(path)).mtimeMs > STALE_STAGING_MS;
+      if (stale) await removeTree(path);
+    } catch {
+      // left for the next install
+    }
+  }
+}
+
 async function discardStaging(staging: string, cause: unknown): Promise<never> {
   try {
     await removeTree(staging);
@@ -308,6 +340,7 @@ export async function installExtension(source: string, options: InstallOptions):
   const { cwd, signal } = options;
   const kind: SourceKind = isGitUrl(source) ? "git" : "path";
   const scope: ExtensionScope = options.project ? "project" : "global";
+  if (options.project) await refuseLinkedProjectRoot(cwd);
   const destRoot = options.project ? projectExtensionsRoot(cwd) : resolve(options.paths.extensions);
   const dirName = options.name ?? defaultDirName(source, kind, cwd);
   checkDirName(dirName, options.name !== undefined);
@@ -319,7 +352,8 @@ export async function installExtension(source: string, options: InstallOptions):
   if (sourceInfo) await refuseSelfCopy(sourceDir, destRoot);
   throwIfAborted(signal);
 
-  const staging = await mkdtemp(join(destRoot, ".install-"));
+  await sweepStaleStaging(destRoot);
+  const staging = await mkdtemp(join(destRoot, `${STAGING_PREFIX}${process.pid}-`));
   try {
     if (sourceInfo) await copySource(sourceDir, sourceInfo, staging, signal);
     else {

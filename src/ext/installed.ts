@@ -8,7 +8,7 @@
  * across both scopes and refuses (naming every path) when it is ambiguous.
  */
 import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, readlink, realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
@@ -50,6 +50,30 @@ export interface ScopeOptions {
 
 export function projectExtensionsRoot(cwd: string): string {
   return join(resolve(cwd), ".zot", "extensions");
+}
+
+/**
+ * Throws when the project's `.zot` or `.zot/extensions` is a symlink: zot
+ * never installs, removes or rewrites project extensions through one (a
+ * cloned repository could point it anywhere, and `remove` would delete
+ * there). Missing directories are fine.
+ */
+export async function refuseLinkedProjectRoot(cwd: string): Promise<void> {
+  for (const path of [join(resolve(cwd), ".zot"), projectExtensionsRoot(cwd)]) {
+    let linked: boolean;
+    try {
+      linked = (await lstat(path)).isSymbolicLink();
+    } catch {
+      return;
+    }
+    if (linked) {
+      throw new ZotError(
+        "ext.project_root_symlink",
+        `${path} is a symlink (-> ${await readlink(path)}); zot does not install, remove or change project extensions through a symlink`,
+        { dir: path },
+      );
+    }
+  }
 }
 
 async function realOrSelf(path: string): Promise<string> {

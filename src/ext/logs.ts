@@ -10,7 +10,7 @@
  * then the new file from the top; a truncated file is printed from the top.
  * No external `tail`.
  */
-import type { Stats } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import { extensionLogPath, type ZotPaths } from "../common/home.ts";
@@ -69,14 +69,23 @@ async function copyFrom(handle: FileHandle, start: number, write: ChunkWriter): 
   }
 }
 
-/** Opens `path`, or undefined when it is missing. */
+/**
+ * Opens the log at `path` without blocking (a FIFO there would hold the
+ * open forever) and only when it is a regular file; undefined when missing.
+ */
 async function openIfPresent(path: string): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
   try {
-    return await open(path, "r");
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     if (systemErrorCode(err) === "ENOENT") return undefined;
     throw err;
   }
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new ZotError("ext.log_unreadable", `cannot read ${path} (not a regular file)`, { file: path });
+  }
+  return handle;
 }
 
 /** Prints the rotated generation, if any. */
