@@ -6,8 +6,9 @@
  * never writes, and the `retry` event (a provider failure before the stream
  * started, retried after `delay_ms`; docs/json.md), between `turn_start`
  * and `assistant_start`; and the UI-only events `thinking_delta` (the model's
- * thinking / reasoning text as it streams) and `tool_guard` (a call's guards
- * are being consulted / answered), for the terminal UI: JSON and
+ * thinking / reasoning text as it streams), `tool_guard` (a call's guards
+ * are being consulted / answered), `tool_start` (a call's tool begins to
+ * execute) and `assistant_hidden`, for the terminal UI: JSON and
  * RPC output never write a UI-only event (isUiOnlyEvent), and
  * toJsonEventLine returns "" for one.
  *
@@ -46,6 +47,12 @@ export type AgentEvent =
   | { readonly type: "tool_progress"; readonly id: string; readonly text: string }
   /** UI-only: the call's guards (extension tool_call interceptors, confirmation) are being consulted (waiting) or answered. */
   | { readonly type: "tool_guard"; readonly id: string; readonly waiting: boolean }
+  /**
+   * UI-only: the call's tool begins to execute (its guards let it run). Calls of a step are all
+   * announced by `tool_call` first and may wait (behind other calls, for guards) before this;
+   * a call settled without running (bad arguments, unknown tool, blocked, aborted) has none.
+   */
+  | { readonly type: "tool_start"; readonly id: string }
   | {
       readonly type: "tool_result";
       readonly id: string;
@@ -91,7 +98,7 @@ export type AgentEvent =
 
 export type AgentEventType = AgentEvent["type"];
 
-const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(["thinking_delta", "tool_guard", "assistant_hidden"]);
+const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>(["thinking_delta", "tool_guard", "tool_start", "assistant_hidden"]);
 
 /** Events only the terminal UI sees: --json and RPC never write them. */
 export function isUiOnlyEvent(event: AgentEvent): boolean {

@@ -14,7 +14,9 @@
  * unless empty or aborted with tool calls → hooks.onAssistantMessage →
  * append + assistant_message (unless hidden) → tool_call per call →
  * turn_end. The usage row is persisted after the message row. A tool_use stop runs the
- * calls through the choke point (tool-exec.ts), adds any usage a tool
+ * calls through the choke point (tool-exec.ts: tool_guard around a call's
+ * guards, tool_start as its tool begins to execute, both UI-only,
+ * tool_progress, tool_result as each settles), adds any usage a tool
  * reported (ToolOutcome.usage: subagents) to the cumulative total, appends
  * one tool message and loops. The last event of every prompt is exactly one `done` (normal end or
  * blocked turn) or `error` (failure, abort); an exhausted step budget ends
@@ -324,6 +326,7 @@ export async function runPrompt(
       signal,
       onProgress: (id, progress) => emit({ type: "tool_progress", id, text: progress }),
       onGuard: (id, waiting) => emit({ type: "tool_guard", id, waiting }),
+      onStarted: (id) => emit({ type: "tool_start", id }),
       onSettled: (record) =>
         emit({
           type: "tool_result",

@@ -8,7 +8,9 @@
  *   2. looks the tool up (unknown → `unknown tool "x"`),
  *   3. refuses interactive tools unless the host allows them (blocked),
  *   4. consults hooks.beforeToolCall (block, or replacement args),
- *   5. executes (thrown errors become error results, never escape),
+ *   5. executes, reported through onStarted right before the tool runs
+ *      (thrown errors become error results, never escape); a call settled in
+ *      steps 1–4 never reaches onStarted,
  *   6. consults hooks.afterToolResult (replacement outcome),
  *   7. reports the record through onSettled.
  * Consecutive concurrency-safe calls form one group: their steps 1–4 run
@@ -40,6 +42,8 @@ export interface ToolBatchOptions {
   readonly onSettled?: (record: ToolCallRecord) => void;
   /** The beforeToolCall hook (extension guards, confirmation) is consulted for a call (true), and answered (false). */
   readonly onGuard?: (id: string, waiting: boolean) => void;
+  /** Called once per call right before its tool executes (steps 1–4 let it run); never for a call settled before. */
+  readonly onStarted?: (id: string) => void;
 }
 
 const DEFAULT_EXCLUSIVE_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash"]);
@@ -199,6 +203,7 @@ async function finish(env: ToolRunEnvironment, prepared: PreparedCall, options: 
     status = prepared.status;
   } else {
     executed = true;
+    options.onStarted?.(call.id);
     outcome = await execute(env, prepared.tool, call, prepared.effectiveArgs, options);
     status = classify(outcome);
     const activate = outcome.activateTools;

@@ -283,3 +283,36 @@ test("the guards of a call are announced as UI-only tool_guard events around the
   expect(types.lastIndexOf("tool_guard")).toBeLessThan(types.indexOf("tool_result"));
   expect(toJsonEventLine(guards[0] as AgentEvent)).toBe("");
 });
+
+test("tool_start (UI-only) follows a call's guards and comes only for calls whose tool runs", async () => {
+  const ask = defineTool("ask_user", () => textOutcome("yes"), { interactive: true });
+  const h = harness(
+    [
+      reply(
+        [
+          toolCall("runs", "echo", { text: "a" }),
+          toolCall("blocked", "echo", { text: "b" }),
+          toolCall("unknown", "nope", {}),
+          toolCall("bad_args", "echo", "{not json"),
+          toolCall("interactive", "ask_user", {}),
+        ],
+        "tool_use",
+      ),
+      reply([text("ok")], "end"),
+    ],
+    [echoTool([]), ask],
+    { hooks: { beforeToolCall: async (info) => (info.args.text === "b" ? { block: { reason: "not b" } } : undefined) } },
+  );
+  await h.session.prompt("go");
+  const starts = h.events.filter((event) => event.type === "tool_start");
+  expect(starts).toEqual([{ type: "tool_start", id: "runs" }]);
+  const at = (match: (event: AgentEvent) => boolean): number => h.events.findIndex(match);
+  const guardAnswered = at((event) => event.type === "tool_guard" && event.id === "runs" && !event.waiting);
+  const started = at((event) => event.type === "tool_start");
+  const result = at((event) => event.type === "tool_result" && event.id === "runs");
+  expect(guardAnswered).toBeGreaterThan(0);
+  expect(started).toBeGreaterThan(guardAnswered);
+  expect(result).toBeGreaterThan(started);
+  expect(h.events.filter((event) => event.type === "tool_result")).toHaveLength(5);
+  expect(toJsonEventLine(starts[0] as AgentEvent)).toBe("");
+});

@@ -53,6 +53,7 @@ describe("agent loop", () => {
       "assistant_message",
       "tool_call",
       "turn_end",
+      "tool_start",
       "tool_result",
       "turn_start",
       "assistant_start",

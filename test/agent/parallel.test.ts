@@ -81,4 +81,19 @@ describe("tool call concurrency", () => {
     expect(order).toEqual(["guard slow begin", "guard slow end", "guard fast begin", "guard fast end"]);
     expect(timeline[0]).toBe("start slow");
   });
+
+  test("tool_start marks when each call's tool begins: together for a concurrent group, one after another for unsafe calls", async () => {
+    const run = async (name: string): Promise<string[]> => {
+      const timeline: string[] = [];
+      const h = harness(twoCalls(name), [timedTool(name, timeline)], {
+        onEvent: (event) => {
+          if (event.type === "tool_start" || event.type === "tool_result") timeline.push(`${event.type} ${event.id}`);
+        },
+      });
+      await h.session.prompt("go");
+      return timeline;
+    };
+    expect(await run("sleep")).toEqual(["tool_start slow", "start slow", "tool_start fast", "start fast", "end fast", "tool_result fast", "end slow", "tool_result slow"]);
+    expect(await run("bash")).toEqual(["tool_start slow", "start slow", "end slow", "tool_result slow", "tool_start fast", "start fast", "end fast", "tool_result fast"]);
+  });
 });

@@ -131,3 +131,29 @@ test("the model's thinking streams to the terminal UI only: --json writes no thi
   expect(types).not.toContain("thinking_delta");
   expect(result.stdout).not.toContain("musing");
 });
+
+test("calls that wait, run and fail write no UI-only line: no tool_start, no tool_guard", async () => {
+  env.server.enqueue(
+    {
+      type: "tool_calls",
+      calls: [
+        { id: "a", name: "bash", arguments: { command: "sleep 0.2; echo A" } },
+        { id: "b", name: "bash", arguments: { command: "echo B" } },
+        { id: "c", name: "no_such_tool", arguments: {} },
+      ],
+    },
+    { type: "text", text: "done" },
+  );
+  const result = await env.run(["--json", "go", ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  const events = parseJsonLines(result.stdout);
+  const types = events.map((event) => String(event.type));
+  expect(types).not.toContain("tool_start");
+  expect(types).not.toContain("tool_guard");
+  // bash's output lines arrive as tool_progress: left out of the comparison.
+  expect(skeleton(types).filter((type) => type !== "tool_progress")).toEqual([
+    "user_message", "turn_start", "assistant_start", "usage", "assistant_message", "tool_call", "tool_call", "tool_call", "turn_end",
+    "tool_result", "tool_result", "tool_result", "turn_start", "assistant_start", "usage", "assistant_message", "turn_end", "done",
+  ]);
+  expect(events.filter((event) => event.type === "tool_result").map((event) => event.id)).toEqual(["a", "b", "c"]);
+});
