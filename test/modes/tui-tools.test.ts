@@ -7,7 +7,9 @@
  * command stops the turn and the command long before it would end; the
  * Ctrl+O view opened while a command runs follows its output (at the
  * bottom it sticks to the bottom, scrolled up it keeps its place) and says
- * when the call finished.
+ * when the call finished; of two bash calls in one step the second waits
+ * `queued` (box, status bar, Ctrl+O) until the first is done, and each box's
+ * time is its own call's.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
@@ -120,6 +122,36 @@ describe("tool calls", () => {
     tui.press("escape");
     await tui.waitForText("The viewer test is over.");
     await waitIdle(tui);
+    expectNoClears(tui);
+  }, TEST_MS);
+  test("the second of two bash calls waits queued until the first is done; each box's time is its own", async () => {
+    const first = "until [ -e go.flag ]; do sleep 0.05; done";
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "t1", name: "bash", arguments: { command: first } }, { id: "t2", name: "bash", arguments: { command: "echo second-call" } }] },
+      { type: "text", text: "Both calls are done." },
+    );
+    const tui = await startChat(env);
+    tui.type("run both");
+    tui.press("enter");
+    // The first runs (its clock reaches 1s), the second waits without a clock.
+    await tui.waitForText(/bash until \[ -e go\.flag.* 1s ─╮/, "screen");
+    expect(rowsWith(tui.screen.screen(), /bash echo second-call.* queued ─╮/).length).toBe(1);
+    expect(rowsWith(tui.screen.screen(), /running bash \(\+1 queued\) 1s/).length).toBe(1);
+    tui.press("ctrl+o");
+    await tui.waitForText("tool output · running: bash", "screen");
+    expect(rowsWith(tui.screen.screen(), /● bash · running… {2}until/).length).toBe(1);
+    expect(rowsWith(tui.screen.screen(), /● bash · queued {2}echo second-call/).length).toBe(1);
+    expect(rowsWith(tui.screen.screen(), "(not started yet)").length).toBe(1);
+    tui.press("ctrl+o");
+    await tui.waitFor(() => rowsWith(tui.screen.screen(), "tool output").length === 0, "the view to close");
+
+    writeFileSync(join(env.cwd, "go.flag"), "");
+    await tui.waitForText("Both calls are done.");
+    await waitIdle(tui);
+    const all = tui.screen.all();
+    // The first took over a second (tenths); the second took well under one: no time, not the first's.
+    expect(rowsWith(all, /bash until \[ -e go\.flag.*─ ✓ \d+\.\ds ─╮/).length).toBe(1);
+    expect(rowsWith(all, /bash echo second-call.*─ ✓ ─╮/).length).toBe(1);
     expectNoClears(tui);
   }, TEST_MS);
 });

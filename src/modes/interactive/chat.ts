@@ -7,8 +7,10 @@
  * is committed, so a line never overtakes a running item above it; a
  * streaming text item at the head commits the blocks MarkdownStream says can
  * no longer change as they complete, so a long answer reaches scrollback
- * while it streams. renderLive() draws what still runs (text tail, running
- * tool cards, and anything queued behind them).
+ * while it streams. renderLive() draws what still runs (text tail, tool
+ * cards not finished, and anything queued behind them). A tool card is
+ * queued from its tool_call and runs from its tool_start (the loop announces
+ * every call of a step before the first one runs).
  *
  * Assistant text is held live (not committed) while `holdText()` says an
  * extension intercepts assistant messages: a guard may still hide or
@@ -57,9 +59,12 @@ export type Activity =
   | { readonly kind: "waiting" }
   | { readonly kind: "thinking" }
   | { readonly kind: "streaming" }
-  | { readonly kind: "tools"; readonly names: readonly string[] }
+  /** Tools run (`since`: when the first of them started); `queued` calls of the step have not started yet. */
+  | { readonly kind: "tools"; readonly names: readonly string[]; readonly since: number; readonly queued: number }
   /** Calls wait for their guards (extension interceptors or the confirmation). */
-  | { readonly kind: "guard"; readonly names: readonly string[] };
+  | { readonly kind: "guard"; readonly names: readonly string[] }
+  /** Calls are made but none runs or is being checked (one is about to start). */
+  | { readonly kind: "queued"; readonly names: readonly string[] };
 
 export class Chat {
   readonly #options: ChatOptions;
@@ -120,7 +125,10 @@ export class Chat {
         this.#deliver(event.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n"));
         break;
       case "tool_call":
-        this.#tool(event.id, event.name).started(event.args, this.#options.now());
+        this.#tool(event.id, event.name).called(event.args);
+        break;
+      case "tool_start":
+        this.#tools.get(event.id)?.started(this.#options.now());
         break;
       case "tool_guard": {
         const card = this.#tools.get(event.id);
@@ -191,10 +199,16 @@ export class Chat {
 
   /** What is happening now, for the status bar; undefined between model responses and tools. */
   activity(): Activity | undefined {
-    const cards = [...this.#tools.values()].filter((card) => card.phase === "running");
-    const running = cards.filter((card) => !card.guarding).map((card) => card.name);
-    if (running.length > 0) return { kind: "tools", names: running };
-    if (cards.length > 0) return { kind: "guard", names: cards.map((card) => card.name) };
+    const cards = [...this.#tools.values()];
+    const running = cards.filter((card) => card.phase === "running");
+    const queued = cards.filter((card) => card.phase === "queued");
+    if (running.length > 0) {
+      const since = Math.min(...running.map((card) => card.startedAt ?? this.#options.now()));
+      return { kind: "tools", names: running.map((card) => card.name), since, queued: queued.length };
+    }
+    const guarded = queued.filter((card) => card.guarding);
+    if (guarded.length > 0) return { kind: "guard", names: guarded.map((card) => card.name) };
+    if (queued.length > 0) return { kind: "queued", names: queued.map((card) => card.name) };
     if (this.#thinking !== undefined) return { kind: "thinking" };
     if (this.#text !== undefined || this.#tools.size > 0) return { kind: "streaming" };
     return this.#inTurn ? { kind: "waiting" } : undefined;
@@ -210,9 +224,14 @@ export class Chat {
     return this.#toolChanges;
   }
 
-  /** The names of the calls that have not finished yet (preparing or running). */
+  /** The names of the calls that have not finished yet (preparing, queued or running). */
   unfinishedTools(): string[] {
     return [...this.#tools.values()].map((card) => card.name);
+  }
+
+  /** The names of the calls whose tools run now (started, not finished). */
+  runningTools(): string[] {
+    return [...this.#tools.values()].filter((card) => card.phase === "running").map((card) => card.name);
   }
 
   /** The operation ended: whatever is still open is finished as it stands (a tool that never reported is cancelled). */

@@ -5,8 +5,10 @@
  * run: at each frame it re-reads the output when the chat's toolRevision
  * moved (live bash output, MCP progress lines, a call finishing); a view
  * scrolled to the bottom stays there as the output grows, one scrolled up
- * keeps its place. The title says what still runs ("running: bash") and,
- * once the calls that ran while it was open are done, "finished". Keys are
+ * keeps its place. The title says what still runs ("running: bash"), or,
+ * when no call's tool runs yet, what waits ("waiting: bash": queued or
+ * preparing calls), and, once the calls that were unfinished while it was
+ * open are done, "finished". Keys are
  * the TextViewer's; Esc, q or Ctrl+O again closes it.
  */
 import { type Key, type Overlay, type OverlayResult, type Theme, TextViewer } from "../../tui/index.ts";
@@ -50,11 +52,12 @@ export class ToolOutputView implements Overlay {
   }
 
   #title(): string {
-    const running = this.#chat.unfinishedTools();
-    if (running.length > 0) {
+    const running = this.#chat.runningTools();
+    const unfinished = this.#chat.unfinishedTools();
+    if (unfinished.length > 0) {
       this.#sawRunning = true;
-      const names = [...new Set(running)];
-      return `${TITLE} · running: ${names.join(", ")}`;
+      const names = [...new Set(running.length > 0 ? running : unfinished)];
+      return `${TITLE} · ${running.length > 0 ? "running" : "waiting"}: ${names.join(", ")}`;
     }
     return this.#sawRunning ? `${TITLE} · finished` : TITLE;
   }

@@ -1,9 +1,13 @@
 /**
  * One tool call as the chat screen shows it: a box titled with the tool name
- * and its key argument (toolPreview), with its state on the right: running
- * (spinner, elapsed; `checking` while its guards are consulted), done
- * (elapsed), error, cancelled, timed out, or blocked
- * (by which extension, when the guard said). The body is a preview of the
+ * and its key argument (toolPreview), with its state on the right:
+ * `preparing` while the call streams in; `queued` once the model made it
+ * (tool_call) until its tool starts (tool_start: it may wait behind other
+ * calls of the step, or for a confirmation), `checking` while its guards are
+ * consulted; running (spinner, elapsed since its tool started); done
+ * (how long it ran, tenths under 10 s), error, cancelled, timed out, or
+ * blocked (by which extension, when the guard said). A call that never
+ * started (blocked, unknown tool, bad arguments) shows no time. The body is a preview of the
  * last lines of output: bash's live output from tool_progress while it runs,
  * the result afterwards (the `$ command` echo line dropped, the
  * `[exit N]` trailer kept). The card appears as soon as the call starts to
@@ -12,7 +16,7 @@
  * Output kept per call is bounded: the last MAX_KEPT_CHARS characters of
  * live output and of the result (what Ctrl+O shows); older text is dropped
  * with a "[… earlier output not kept …]" line. fullOutput (Ctrl+O) heads
- * each call with its name, its state in words (preparing, running…,
+ * each call with its name, its state in words (preparing, queued, running…,
  * finished, failed, cancelled, timed out, blocked) and its key argument,
  * and is cached until the call changes (each change is reported to the
  * constructor's onChange). Text is sanitized on arrival
@@ -29,7 +33,8 @@ const RUNNING_PREVIEW_LINES = 6;
 const DONE_PREVIEW_LINES = 4;
 const DROPPED_LINE = "[… earlier output not kept …]";
 
-export type ToolPhase = "streaming" | "running" | "done";
+/** streaming: its arguments stream in; queued: made, its tool not started yet; running: its tool runs; done: it has its result. */
+export type ToolPhase = "streaming" | "queued" | "running" | "done";
 
 function argsRecord(args: unknown): Readonly<Record<string, unknown>> {
   return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
@@ -49,7 +54,7 @@ export class ToolCard {
   status: ToolStatus | undefined;
   /** Extension that blocked the call (details.blocked_by), when it said. */
   blockedBy: string | undefined;
-  /** Its guards (extension tool_call interceptors, the confirmation) are being consulted. */
+  /** Its guards (extension tool_call interceptors, the confirmation) are being consulted (before it starts). */
   guarding = false;
   #rawArgs = "";
   readonly #keyArgument = new KeyArgumentScanner();
@@ -80,10 +85,23 @@ export class ToolCard {
     this.#preview = preview;
   }
 
-  /** The complete call (args parsed, or the raw text when malformed): it runs from now on. */
-  started(args: unknown, now: number): void {
+  /** When its tool started (tool_start); undefined before, and for a call that never ran. */
+  get startedAt(): number | undefined {
+    return this.#startedAt;
+  }
+
+  /** The complete call (args parsed, or the raw text when malformed): it waits to run. */
+  called(args: unknown): void {
     this.#preview = typeof args === "string" ? args : toolPreview(argsRecord(args));
+    if (this.phase === "streaming") this.phase = "queued";
+    this.#changed();
+  }
+
+  /** Its tool starts executing now: the clock runs from here. */
+  started(now: number): void {
+    if (this.phase === "done") return;
     this.phase = "running";
+    this.guarding = false;
     this.#startedAt = now;
     this.#changed();
   }
@@ -95,7 +113,6 @@ export class ToolCard {
 
   finish(result: { readonly text: string; readonly isError: boolean; readonly status?: ToolStatus; readonly details?: Readonly<Record<string, unknown>> }, now: number): void {
     this.phase = "done";
-    this.#startedAt ??= now;
     this.#endedAt = now;
     this.status = result.status ?? (result.isError ? "failed" : "completed");
     const by = result.details?.blocked_by;
@@ -109,7 +126,8 @@ export class ToolCard {
     if (this.#full !== undefined) return this.#full;
     const header = `● ${this.name} · ${this.#stateWords()}  ${displayText(this.#preview).replace(/\n/g, " ⏎ ")}`;
     const body = this.phase === "done" ? this.#result : this.#live;
-    this.#full = [header, ...(body === "" ? [this.phase === "done" ? "(no output)" : "(no output yet)"] : body.replace(/\n$/, "").split("\n")), ""];
+    const empty = this.phase === "done" ? "(no output)" : this.phase === "running" ? "(no output yet)" : "(not started yet)";
+    this.#full = [header, ...(body === "" ? [empty] : body.replace(/\n$/, "").split("\n")), ""];
     return this.#full;
   }
 
@@ -118,12 +136,20 @@ export class ToolCard {
     this.#onChange();
   }
 
+  /** How long it ran, as shown once done: "" under a second or when it never started (or was replayed: unknown). */
+  #took(): string {
+    if (this.#startedAt === undefined || this.#endedAt === undefined) return "";
+    const ms = this.#endedAt - this.#startedAt;
+    return ms < 1000 ? "" : formatElapsed(ms, { tenths: true });
+  }
+
   /** The state in words, without a running clock (the viewer re-reads only on change). */
   #stateWords(): string {
     if (this.phase === "streaming") return "preparing";
+    if (this.phase === "queued") return "queued";
     if (this.phase === "running") return "running…";
-    const ms = Math.max(0, (this.#endedAt ?? 0) - (this.#startedAt ?? 0));
-    const took = ms < 1000 ? "" : ` after ${formatElapsed(ms)}`;
+    const ran = this.#took();
+    const took = ran === "" ? "" : ` after ${ran}`;
     switch (this.status) {
       case "completed":
         return `finished${took}`;
@@ -139,12 +165,12 @@ export class ToolCard {
   }
 
   #stateText(now: number, theme: Theme): { text: string; tone: "running" | "success" | "error" | "warning" | "normal" } {
-    const ms = Math.max(0, (this.#endedAt ?? now) - (this.#startedAt ?? now));
-    // Under a second (or a replayed call, whose duration is unknown) shows no time.
-    const elapsed = ms < 1000 ? "" : formatElapsed(ms);
     if (this.phase === "streaming") return { text: theme.muted(`${spinnerFrame(now)} preparing`), tone: "running" };
-    if (this.phase === "running" && this.guarding) return { text: theme.muted(`${spinnerFrame(now)} checking`), tone: "running" };
-    if (this.phase === "running") return { text: `${theme.spinner(spinnerFrame(now))} ${elapsed || "0s"}`, tone: "running" };
+    if (this.phase === "queued" && this.guarding) return { text: theme.muted(`${spinnerFrame(now)} checking`), tone: "running" };
+    // Not started: no spinner, no clock.
+    if (this.phase === "queued") return { text: theme.muted("queued"), tone: "normal" };
+    if (this.phase === "running") return { text: `${theme.spinner(spinnerFrame(now))} ${formatElapsed(now - (this.#startedAt ?? now))}`, tone: "running" };
+    const elapsed = this.#took();
     switch (this.status) {
       case "completed":
         return { text: theme.success(`✓ ${elapsed}`.trim()), tone: "success" };

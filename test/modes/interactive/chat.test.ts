@@ -103,8 +103,9 @@ describe("chat model", () => {
       { type: "assistant_message", content: [{ type: "tool_call", id: "t1", name: "bash", arguments: '{"command":"npm test"}' }], time },
       { type: "tool_call", id: "t1", name: "bash", args: { command: "npm test" } },
       { type: "turn_end", stop: "tool_use" },
+      { type: "tool_start", id: "t1" },
     );
-    expect(chat.activity()).toEqual({ kind: "tools", names: ["bash"] });
+    expect(chat.activity()).toEqual({ kind: "tools", names: ["bash"], since: 1_000, queued: 0 });
     tick(4_000);
     send({ type: "tool_progress", id: "t1", text: "line 1\nline 2\n" });
     expect(live()).toContain("npm test");
@@ -173,8 +174,86 @@ describe("chat model", () => {
     expect(chat.activity()).toEqual({ kind: "guard", names: ["bash"] });
     expect(live()).toContain("checking");
     send({ type: "tool_guard", id: "g", waiting: false });
-    expect(chat.activity()).toEqual({ kind: "tools", names: ["bash"] });
+    expect(chat.activity()).toEqual({ kind: "queued", names: ["bash"] });
     expect(live()).not.toContain("checking");
+    send({ type: "tool_start", id: "g" });
+    expect(chat.activity()).toEqual({ kind: "tools", names: ["bash"], since: 1_000, queued: 0 });
+  });
+
+  test("calls of a step wait queued until their tool starts; each clock runs from its tool_start to its result", () => {
+    const { chat, send, live, text, tick } = setup();
+    const box = (command: string): string => live().split("\n").find((row) => row.includes(command)) ?? "";
+    const output = (): string => chat.toolOutputs().join("\n");
+    send(
+      { type: "turn_start", step: 1 },
+      { type: "tool_call", id: "a", name: "bash", args: { command: "sleep 3; echo A" } },
+      { type: "tool_call", id: "b", name: "bash", args: { command: "date; echo B" } },
+      { type: "turn_end", stop: "tool_use" },
+    );
+    // Announced, not started: queued, no clock, not running.
+    tick(2_000);
+    expect(box("sleep 3")).toMatch(/queued ─╮$/);
+    expect(box("date; echo B")).toMatch(/queued ─╮$/);
+    expect(chat.activity()).toEqual({ kind: "queued", names: ["bash", "bash"] });
+    expect(output()).toContain("● bash · queued  date; echo B\n(not started yet)");
+    expect(chat.runningTools()).toEqual([]);
+
+    send({ type: "tool_start", id: "a" });
+    expect(chat.activity()).toEqual({ kind: "tools", names: ["bash"], since: 3_000, queued: 1 });
+    expect(chat.runningTools()).toEqual(["bash"]);
+    tick(2_500);
+    expect(box("sleep 3")).toMatch(/2s ─╮$/);
+    expect(box("date; echo B")).toMatch(/queued ─╮$/);
+    expect(output()).toContain("● bash · running…  sleep 3; echo A");
+    expect(output()).toContain("● bash · queued  date; echo B");
+    tick(500);
+    send({ type: "tool_result", id: "a", is_error: false, content: [{ type: "text", text: "$ sleep 3; echo A\nA\n[exit 0]  Took 3.0s" }], status: "completed" });
+    expect(text()).toContain("✓ 3.0s");
+
+    // B starts when A is done and takes 40 ms: no time shown, not A's 3 s.
+    send({ type: "tool_start", id: "b" });
+    expect(box("date; echo B")).toMatch(/0s ─╮$/);
+    tick(40);
+    send({ type: "tool_result", id: "b", is_error: false, content: [{ type: "text", text: "$ date; echo B\nB\n[exit 0]  Took 0.0s" }], status: "completed" });
+    const row = text().split("\n").find((line) => line.includes("date; echo B")) ?? "";
+    expect(row).toMatch(/─ ✓ ─╮$/);
+    expect(output()).toContain("● bash · finished after 3.0s  sleep 3; echo A");
+    expect(output()).toContain("● bash · finished  date; echo B");
+  });
+
+  test("a finished call's time has tenths below 10 s, whole seconds above", () => {
+    const times = [1_900, 9_960, 12_345].map((ms) => {
+      const { send, text, tick } = setup();
+      send({ type: "turn_start", step: 1 }, { type: "tool_call", id: "t", name: "bash", args: { command: "work" } }, { type: "tool_start", id: "t" });
+      tick(ms);
+      send({ type: "tool_result", id: "t", is_error: false, content: [{ type: "text", text: "ok" }], status: "completed" });
+      return /✓ (\S+)/.exec(text())?.[1];
+    });
+    expect(times).toEqual(["1.9s", "10s", "12s"]);
+  });
+
+  test("a call that never starts (blocked by its guard, unknown tool) is never shown running and has no time", () => {
+    const { chat, send, live, text, tick } = setup();
+    send(
+      { type: "turn_start", step: 1 },
+      { type: "tool_call", id: "b", name: "bash", args: { command: "rm -rf /" } },
+      { type: "tool_call", id: "u", name: "nope", args: {} },
+      { type: "turn_end", stop: "tool_use" },
+      { type: "tool_guard", id: "b", waiting: true },
+    );
+    expect(chat.activity()).toEqual({ kind: "guard", names: ["bash"] });
+    tick(6_000);
+    expect(live()).not.toMatch(/\ds ─╮/);
+    send({ type: "tool_guard", id: "b", waiting: false });
+    send({ type: "tool_result", id: "b", is_error: true, content: [{ type: "text", text: "denied" }], status: "blocked" });
+    expect(chat.activity()).toEqual({ kind: "queued", names: ["nope"] });
+    expect(live()).toMatch(/nope.*queued ─╮/);
+    tick(2_000);
+    send({ type: "tool_result", id: "u", is_error: true, content: [{ type: "text", text: 'unknown tool "nope"' }], status: "failed" });
+    expect(text()).toMatch(/rm -rf \/.*─ blocked ─╮/);
+    expect(text()).toMatch(/nope.*─ ✗ error ─╮/);
+    expect(chat.toolOutputs().join("\n")).toContain("● nope · failed  {}\n");
+    expect(chat.activity()).toBeUndefined();
   });
 
   test("lines wait behind a running tool card so nothing overtakes it", () => {

@@ -65,6 +65,7 @@ describe("spinner and elapsed time", () => {
     expect(formatElapsed(3_720_000)).toBe("1h 02m");
     expect(formatElapsed(-1)).toBe("0s");
     expect(formatElapsed(Number.NaN)).toBe("0s");
+    expect([1_949, 1_950, 400, 9_949, 9_950, 12_345, 65_000].map((ms) => formatElapsed(ms, { tenths: true }))).toEqual(["1.9s", "2.0s", "0.4s", "9.9s", "10s", "12s", "1m 05s"]);
   });
 });
 
