@@ -1,7 +1,8 @@
 /**
  * Turns valibot issues into one readable line naming the field at fault
- * ("field \"exec\": expected string"). Used by every schema that meets the
- * outside world so errors look alike.
+ * ("field \"exec\": expected string"; a required field that is absent:
+ * "field \"name\": is required but missing"). Used by every schema that
+ * meets the outside world so errors look alike.
  */
 import * as v from "valibot";
 
@@ -14,6 +15,8 @@ export function firstProblem(issues: readonly v.BaseIssue<unknown>[]): FieldProb
   const issue = issues[0];
   if (!issue) return { field: "", message: "invalid value" };
   const field = v.getDotPath(issue) ?? "";
+  // A required field that is absent: valibot says `Invalid key: Expected "name" but received undefined`.
+  if (issue.received === "undefined" && field !== "") return { field, message: "is required but missing" };
   return { field, message: issue.message };
 }
 

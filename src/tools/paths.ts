@@ -40,7 +40,10 @@ export function resolveToolPath(cwd: string, path: string): string {
  */
 export async function canonicalPath(path: string, hops = 0): Promise<string> {
   try {
-    return await realpath(path);
+    const real = await realpath(path);
+    // A /proc magic link (`/proc/self/fd/1` → `pipe:[4952637]`) names no file: not a path to resolve against anything.
+    if (!isAbsolute(real)) throw Object.assign(new Error(`does not name a file (it is ${real})`), { code: "EINVAL" });
+    return real;
   } catch (err) {
     const code = systemErrorCode(err);
     if (code !== "ENOENT" && code !== "ENOTDIR") throw err;

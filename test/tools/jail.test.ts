@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinTools, canonicalPath, resolveToolPath } from "../../src/tools/index.ts";
 import type { Tool } from "../../src/tools/types.ts";
@@ -71,6 +71,31 @@ describe("jail", () => {
     expect((await tool("read").execute({ path: ".zot/extensions/e1/lib.sh" }, ctx)).isError).toBe(false);
     // Without --jail the project's own files are the user's to change.
     expect((await tool("write").execute({ path: ".zot/notes.md", content: "x" }, makeContext(root))).isError).toBe(false);
+  });
+
+  test.if(process.platform === "linux")("a /proc magic link that names no file (a pipe) is refused, never written as a file named after it", async () => {
+    const { root } = sandbox();
+    const ctx = makeContext(root, { jailRoot: root });
+    const pipe = Bun.spawn(["sleep", "5"], { stdout: "pipe" });
+    try {
+      // Our own stdout pipe's descriptor, as the model could name it.
+      const fd = (await Array.fromAsync(new Bun.Glob("*").scan({ cwd: "/proc/self/fd", onlyFiles: false }))).find((name) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${name}`).startsWith("pipe:");
+        } catch {
+          return false;
+        }
+      });
+      expect(fd).toBeDefined();
+      const path = `/proc/self/fd/${fd}`;
+      const outcome = await tool("write").execute({ path, content: "X" }, ctx);
+      expect(outcome.isError).toBe(true);
+      expect(textOf(outcome)).toMatch(/^\/proc\/self\/fd\/\d+: does not name a file \(it is pipe:\[\d+\]\)$/);
+      expect(readdirSync(root).filter((name) => name.startsWith("pipe:"))).toEqual([]);
+    } finally {
+      pipe.kill();
+      await pipe.exited;
+    }
   });
 
   test("paths inside the root (including new ones) are allowed", async () => {
