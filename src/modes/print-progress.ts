@@ -53,6 +53,8 @@ export function startPrintProgress(env: Readonly<Record<string, string | undefin
   let shown = false;
   let stopped = false;
   const running = new Map<string, string>();
+  /** Names of the calls announced (tool_call), until their result. */
+  const names = new Map<string, string>();
 
   const erase = (): void => {
     if (!shown) return;
@@ -78,9 +80,17 @@ export function startPrintProgress(env: Readonly<Record<string, string | undefin
 
   return {
     event(event) {
-      if (event.type === "tool_call") running.set(event.id, event.name);
-      else if (event.type === "tool_result") running.delete(event.id);
-      else if (event.type === "done" || event.type === "error") running.clear();
+      // A call counts as running once it has started (tool_start), not while it waits behind another.
+      if (event.type === "tool_call") names.set(event.id, event.name);
+      else if (event.type === "tool_start") running.set(event.id, names.get(event.id) ?? "a tool");
+      else if (event.type === "tool_result") {
+        running.delete(event.id);
+        names.delete(event.id);
+      }
+      else if (event.type === "done" || event.type === "error") {
+        running.clear();
+        names.clear();
+      }
     },
     stop() {
       if (stopped) return;
