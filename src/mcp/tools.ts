@@ -28,6 +28,8 @@ export const MAX_TOTAL_MCP_DEFINITION_BYTES = 256 * 1024;
 /** Characters of text one MCP result may hand the model. */
 export const MAX_RESULT_TEXT_CHARS = 256 * 1024;
 const IMAGE_MIME_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+/** The largest image (decoded) a tool result may carry to the model, whatever the transport (HTTP answers may be 16 MiB). */
+export const MAX_MCP_IMAGE_BYTES = 4 * 1024 * 1024;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const RESERVED: ReadonlySet<string> = new Set([...BUILTIN_TOOL_NAMES, "agent"]);
 
@@ -169,7 +171,13 @@ function blockContent(block: Record<string, unknown>, server: string): ToolResul
     case "image": {
       const mime = str(block.mimeType) ?? "";
       const data = (str(block.data) ?? "").replace(/\s+/g, "");
-      if (IMAGE_MIME_TYPES.has(mime) && data.length > 0 && data.length % 4 === 0 && BASE64.test(data)) return { type: "image", mime_type: mime, data };
+      if (IMAGE_MIME_TYPES.has(mime) && data.length > 0 && data.length % 4 === 0 && BASE64.test(data)) {
+        const bytes = Math.floor((data.length * 3) / 4);
+        if (bytes > MAX_MCP_IMAGE_BYTES) {
+          return { type: "text", text: `[image from mcp server ${server} not shown: ${bytes} bytes, over the ${MAX_MCP_IMAGE_BYTES}-byte limit for an image]` };
+        }
+        return { type: "image", mime_type: mime, data };
+      }
       return { type: "text", text: `[image from mcp server ${server} not shown: needs a mimeType of ${[...IMAGE_MIME_TYPES].join(", ")} and base64 data (got ${JSON.stringify(mime.slice(0, 60))})]` };
     }
     case "audio": {

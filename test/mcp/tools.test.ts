@@ -3,7 +3,7 @@
  * names, the shared definition budget, and every content type's mapping.
  */
 import { expect, test } from "bun:test";
-import { DefinitionBudget, MAX_RESULT_TEXT_CHARS, mapCallResult, toolDefinitions, zotToolName } from "../../src/mcp/tools.ts";
+import { DefinitionBudget, MAX_MCP_IMAGE_BYTES, MAX_RESULT_TEXT_CHARS, mapCallResult, toolDefinitions, zotToolName } from "../../src/mcp/tools.ts";
 
 test("names: prefix + tool, unsafe characters replaced, long names shortened with a hash", () => {
   expect(zotToolName("srv__", "echo")).toBe("srv__echo");
@@ -53,6 +53,17 @@ test("results: every content type maps to text or an image; isError and structur
     { type: "text", text: '[unknown content type "video" from mcp server srv]' },
   ]);
   expect(mapCallResult("srv", "t", { content: [] }).content).toEqual([{ type: "text", text: "(mcp server returned no content)" }]);
+});
+
+test("an image over 4 MiB (decoded) is not passed on, whatever the transport allowed", () => {
+  const atLimit = "A".repeat(Math.ceil((MAX_MCP_IMAGE_BYTES * 4) / 3 / 4) * 4);
+  const over = `${atLimit}AAAA`;
+  const outcome = mapCallResult("srv", "t", { content: [{ type: "image", data: over, mimeType: "image/png" }] });
+  expect(outcome.content).toEqual([
+    { type: "text", text: `[image from mcp server srv not shown: ${(over.length * 3) / 4} bytes, over the ${MAX_MCP_IMAGE_BYTES}-byte limit for an image]` },
+  ]);
+  const fits = mapCallResult("srv", "t", { content: [{ type: "image", data: "A".repeat(1024), mimeType: "image/png" }] });
+  expect(fits.content[0]?.type).toBe("image");
 });
 
 test("result text past the limit is cut with a note", () => {
