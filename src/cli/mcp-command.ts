@@ -64,8 +64,10 @@ function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
+/** The command or URL as the file has it (`${VAR}` not expanded: a token from the environment is never printed). */
 function target(server: McpServerConfig): string {
-  return server.url ?? [server.command ?? "", ...(server.args ?? [])].map(shellWord).join(" ");
+  const shown = server.asWritten ?? server;
+  return shown.url ?? [shown.command ?? "", ...(shown.args ?? [])].map(shellWord).join(" ");
 }
 
 async function loadFor(values: Values): Promise<{ servers: McpServerConfig[]; problems: string[] }> {
@@ -74,11 +76,12 @@ async function loadFor(values: Values): Promise<{ servers: McpServerConfig[]; pr
   return { servers: loaded.servers, problems: loaded.problems.map((problem) => problem.message) };
 }
 
-/** What `list --json` and `doctor --json` say about a server: never header or env values. */
+/** What `list --json` and `doctor --json` say about a server: never header or env values, nor what a `${VAR}` expanded to. */
 function describeServer(server: McpServerConfig): Record<string, unknown> {
+  const shown = server.asWritten ?? server;
   return {
     name: server.name, scope: server.scope, file: server.file, transport: mcpTransportKind(server), enabled: server.disabled !== true,
-    ...(server.url !== undefined ? { url: server.url, headers: Object.keys(server.headers ?? {}) } : { command: server.command, args: server.args ?? [], env: Object.keys(server.env ?? {}) }),
+    ...(server.url !== undefined ? { url: shown.url, headers: Object.keys(server.headers ?? {}) } : { command: shown.command, args: shown.args ?? [], env: Object.keys(server.env ?? {}) }),
     ...(server.cwd !== undefined ? { cwd: server.cwd } : {}), ...(server.prefix !== undefined ? { prefix: server.prefix } : {}),
   };
 }

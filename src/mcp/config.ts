@@ -38,6 +38,8 @@ export interface McpServerConfig {
   readonly disabled?: boolean;
   readonly scope: McpScope;
   readonly file: string;                 // the config file it came from
+  /** command / args / url as the file has them, `${VAR}`s not expanded: what `zot mcp list` shows (no secret from the environment). */
+  readonly asWritten?: { readonly command?: string; readonly args?: readonly string[]; readonly url?: string };
 }
 export interface McpConfigProblem { readonly file: string; readonly server?: string; readonly message: string }
 export interface LoadMcpOptions { readonly home: string; readonly cwd: string; readonly flagFiles: readonly string[]; readonly includeProject: boolean }
@@ -118,7 +120,7 @@ function toServer(name: string, raw: unknown, file: string, scope: McpScope, env
     }
     if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") throw new EntryProblem(`field "url": expected an http:// or https:// URL (got ${parsedUrl.protocol})`);
     const headers = expandRecord(entry.headers, env, "headers");
-    return { ...common, url, ...(headers ? { headers } : {}) };
+    return { ...common, url, ...(headers ? { headers } : {}), asWritten: { url: entry.url } };
   }
   if (entry.command === undefined) throw new EntryProblem('field "command": required (or "url" for a Streamable HTTP server)');
   if (entry.url !== undefined) throw new EntryProblem('field "url": a server has either "command" (stdio) or "url" (HTTP), not both');
@@ -126,7 +128,10 @@ function toServer(name: string, raw: unknown, file: string, scope: McpScope, env
   const args = entry.args?.map((arg, index) => expandVariables(arg, env, `args.${index}`));
   const serverEnv = expandRecord(entry.env, env, "env");
   const cwd = entry.cwd === undefined ? undefined : isAbsolute(entry.cwd) ? entry.cwd : resolve(dirname(file), entry.cwd);
-  return { ...common, command, ...(args ? { args } : {}), ...(serverEnv ? { env: serverEnv } : {}), ...(cwd ? { cwd } : {}) };
+  return {
+    ...common, command, ...(args ? { args } : {}), ...(serverEnv ? { env: serverEnv } : {}), ...(cwd ? { cwd } : {}),
+    asWritten: { command: entry.command, ...(entry.args ? { args: entry.args } : {}) },
+  };
 }
 
 export interface McpFileRead {

@@ -93,6 +93,16 @@ describe("zot mcp usage", () => {
   });
 });
 
+test("list shows ${VAR}s as written: a token from the environment is never printed (text or --json)", async () => {
+  writeFileSync(globalFile, JSON.stringify({ mcpServers: { u: { url: "https://example.invalid/mcp?key=${TOK}" }, a: { command: "srv", args: ["--token", "${TOK}"] } } }));
+  for (const args of [["list"], ["list", "--json"]]) {
+    const listed = await mcp(args, { TOK: "supersecret" });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain("supersecret");
+    expect(listed.stdout).toContain("${TOK}");
+  }
+});
+
 describe("zot mcp editing", () => {
   test("add, list, disable, enable, remove: the file keeps other keys and servers, global is 0600, values of headers are never listed", async () => {
     writeFileSync(globalFile, JSON.stringify({ theme: "kept", mcpServers: { other: { command: "other-cmd", alwaysAllow: ["x"] } } }));

@@ -49,7 +49,10 @@ describe("reading mcp.json", () => {
     expect(servers.map((server) => [server.name, server.scope])).toEqual([
       ["files", "global"], ["typed", "global"], ["web", "global"], ["web2", "global"], ["web3", "global"],
     ]);
-    expect(servers[0]).toEqual({ name: "files", scope: "global", file: join(home, "mcp.json"), command: "npx", args: ["-y", "server-files", "/tmp"], env: { A: "1" }, cwd: join(home, "sub") });
+    expect(servers[0]).toEqual({
+      name: "files", scope: "global", file: join(home, "mcp.json"), command: "npx", args: ["-y", "server-files", "/tmp"], env: { A: "1" }, cwd: join(home, "sub"),
+      asWritten: { command: "npx", args: ["-y", "server-files", "/tmp"] },
+    });
     expect(servers[2]).toMatchObject({ url: "https://example.com/mcp", headers: { Authorization: "Bearer t" } });
     expect(servers[4]).toMatchObject({ prefix: "w3_", disabled: true });
   });
