@@ -129,7 +129,10 @@ function pairs(values: Values, flag: "header" | "env"): Record<string, string> |
     if (eq === -1 || !keyPattern.test(key)) {
       throw new UsageError(`--${flag} needs K=V with a valid ${flag === "env" ? "variable" : "header"} name (got "${key}")`, { flag: `--${flag}` });
     }
-    out[key] = entry.slice(eq + 1);
+    const value = entry.slice(eq + 1);
+    // A line break or NUL can never be sent (the transport refuses it at every start): refused now, not in a later run.
+    if (/[\0\r\n]/.test(value)) throw new UsageError(`--${flag} ${key}: the value holds a line break or NUL`, { flag: `--${flag}` });
+    out[key] = value;
   }
   return out;
 }

@@ -93,6 +93,15 @@ describe("zot mcp usage", () => {
   });
 });
 
+test("add refuses a header or env value with a line break or NUL (a run could never send it)", async () => {
+  const header = await mcp(["add", "hh", "--url", "https://example.com/mcp", "--header", "X-Evil=a\nb"]);
+  expect(header.code).toBe(2);
+  expect(header.stderr).toStartWith("zot: --header X-Evil: the value holds a line break or NUL\n");
+  const env = await mcp(["add", "ee", "--env", "A=x\ry", "--", "srv"]);
+  expect(env.code).toBe(2);
+  expect(existsSync(globalFile)).toBe(false);
+});
+
 test("list shows ${VAR}s as written: a token from the environment is never printed (text or --json)", async () => {
   writeFileSync(globalFile, JSON.stringify({ mcpServers: { u: { url: "https://example.invalid/mcp?key=${TOK}" }, a: { command: "srv", args: ["--token", "${TOK}"] } } }));
   for (const args of [["list"], ["list", "--json"]]) {
