@@ -18,7 +18,7 @@
  */
 import { eventJson, isUiOnlyEvent, type AgentEvent } from "../agent/events.ts";
 import { encodeLine, parseParentLine, type ChildMessage, type SubagentStatus, type SwarmPrepare, type SwarmTask } from "../agents/protocol.ts";
-import { errorMessage } from "../common/errors.ts";
+import { ZotError, errorMessage } from "../common/errors.ts";
 import { guardProcessTree } from "../common/process-tree.ts";
 import { queueStderr } from "../common/stderr.ts";
 import { flushStdout, writeStdoutText } from "../common/stdout.ts";
@@ -184,6 +184,15 @@ export async function runSwarmChild(): Promise<number> {
       },
       cleanup,
     );
+    // The top-level run takes another provider's model id as "this provider's default" (the original's rule); a subagent
+    // asked for a model by name must not silently run a different one.
+    if (task.model !== undefined && runtime.agent.model.id !== task.model) {
+      throw new ZotError(
+        "agent.model_provider",
+        `model "${task.model}" is not one of ${runtime.agent.model.provider}'s (a subagent runs on its parent's provider; run \`zot --list-models\` for the ids)`,
+        { model: task.model },
+      );
+    }
     send({
       type: "started",
       session_id: runtime.session.writer?.id ?? task.agent_id,

@@ -151,6 +151,17 @@ test("a child that crashes becomes a failed result; the parent goes on", async (
   expect(toolResultsSent(final).get("call_crash")).toContain("failed");
 }, 90_000);
 
+test("a child asked for another provider's model fails naming it, instead of running this provider's default", async () => {
+  env.server.enqueue({ type: "tool_calls", calls: [agentCall("call_model", "use gpt", { model: "gpt-4o" })] }, { type: "text", text: "noted" });
+  const result = await env.run(["--json", "go", ...env.providerArgs()], { timeoutMs: 60_000 });
+  expect(result.code).toBe(0);
+  const stop = parseJsonLines(result.stdout).find((event) => event.type === "subagent_stop");
+  expect(stop?.status).toBe("failed");
+  expect(String(stop?.error)).toContain(`model "gpt-4o" is not one of anthropic's`);
+  // The child never called the model: only the parent's two requests reached the server.
+  expect(env.server.requests).toHaveLength(2);
+}, 90_000);
+
 test("a child that hangs past agent_timeout_ms is timed_out", async () => {
   env.server.enqueue({ type: "tool_calls", calls: [agentCall("call_slow", "hang")] }, { type: "text", text: "gave up" });
   env.server.enqueueFor(childOf("hang"), { type: "stall", text: "thinking" });
