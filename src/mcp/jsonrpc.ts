@@ -15,8 +15,11 @@
  * closes the connection itself. Never throws out of a handler.
  */
 import * as v from "valibot";
-import { ZotError, errorMessage } from "../common/errors.ts";
+import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import type { JsonRpcMessage, McpTransport } from "./transport.ts";
+
+/** How long a request whose write met a closed pipe waits for the server's exit to be the reason given. */
+const SEND_FAILURE_GRACE_MS = 200;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const METHOD_NOT_FOUND = -32601;
@@ -115,7 +118,11 @@ export class JsonRpcClient {
       this.#transport.send(message).catch((err: unknown) => {
         // A transport's ZotError names the server already (and the URL of an HTTP one).
         const text = err instanceof ZotError ? err.message : `mcp ${method} could not be sent to ${name}: ${errorMessage(err)}`;
-        this.#fail(id, new ZotError("mcp_send_failed", text, { server: name, method }));
+        const fail = (): void => this.#fail(id, new ZotError("mcp_send_failed", text, { server: name, method }));
+        // A closed pipe means the server has exited: its exit ("exited with code 7") reaches #closed in a moment and
+        // says more than EPIPE, so that reason wins when it comes within SEND_FAILURE_GRACE_MS.
+        if (systemErrorCode(err) === "EPIPE" || systemErrorCode(err) === "ECONNRESET") setTimeout(fail, SEND_FAILURE_GRACE_MS).unref();
+        else fail();
       });
     });
   }

@@ -108,6 +108,25 @@ test("a missing cwd or command fails that server's start naming it; the other se
   expect(warnings.find((line) => line.includes("nothing"))).toStartWith('zot: warning: mcp server nothing: command "./not-here" was not found; its tools are not available');
 });
 
+test("a server that exits before reading anything is reported by its exit code, not by the EPIPE of the write to it", async () => {
+  const { warnings, base } = hostile({});
+  const early = new McpManager({
+    servers: [
+      { name: "early", command: "sh", args: ["-c", "echo oops >&2; exit 7"], scope: "global", file: "x" },
+      { name: "fine", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], scope: "global", file: "x" },
+    ],
+    logsDir: join(base, "logs"),
+    cwd: base,
+    clientVersion: "0",
+    warn: (text) => void warnings.push(text),
+  });
+  managers.push(early);
+  await early.start();
+  const line = warnings.find((text) => text.includes("mcp server early")) ?? "";
+  expect(line).toContain("exited with code 7");
+  expect(line).not.toContain("EPIPE");
+});
+
 test("tool lists are capped; names are sanitized, shortened and deduplicated; bad tools are skipped by name", async () => {
   const { manager, warnings } = hostile({ many: "many-tools" });
   await manager.start();
