@@ -23,6 +23,7 @@
  * tools skipped and why, the other problems warned about, the time it took
  * to become ready or fail, and its log file.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import type { Tool, ToolContext, ToolOutcome, ToolStatus } from "../tools/types.ts";
@@ -242,7 +243,8 @@ export class McpManager {
   }
 
   #warnLine(server: Server, problem: string): void {
-    const log = server.config.command === undefined ? "" : ` (log: ${server.logPath})`;
+    // Only a log that exists is pointed at (a command that was never found, or a missing cwd, wrote none).
+    const log = server.config.command === undefined || !existsSync(server.logPath) ? "" : ` (log: ${server.logPath})`;
     if (!this.#leaving) this.#options.warn(`zot: warning: ${problem}${log}\n`);
   }
 
