@@ -23,6 +23,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import type { ZotPaths } from "../common/home.ts";
 import { pidExists } from "../common/platform.ts";
+import { canonicalPath } from "../tools/paths.ts";
 import { trackSpawned } from "../common/process-tree.ts";
 import { manifestName, projectExtensionsRoot, refuseLinkedProjectRoot, scanRoot, type ExtensionScope } from "./installed.ts";
 import { withInstallLock } from "./install-lock.ts";
@@ -89,8 +90,12 @@ async function exists(path: string): Promise<boolean> {
     await lstat(path);
     return true;
   } catch (err) {
-    if (systemErrorCode(err) === "ENOENT") return false;
-    throw err;
+    const code = systemErrorCode(err);
+    if (code === "ENOENT") return false;
+    // ENOTDIR: a parent (the extensions dir itself) is not a directory: name it, not the path under it.
+    const parent = dirname(path);
+    const detail = code === "ENOTDIR" ? `${parent} is not a directory` : `cannot check ${path} (${code ?? errorMessage(err)})`;
+    throw new ZotError("ext.install_failed", `cannot install: ${detail}`, { dir: code === "ENOTDIR" ? parent : path }, { cause: err });
   }
 }
 
@@ -123,7 +128,8 @@ function isInside(path: string, root: string): boolean {
 
 async function refuseSelfCopy(sourceDir: string, destRoot: string): Promise<void> {
   const source = await realpath(sourceDir);
-  const root = await realpath(destRoot);
+  // The destination may not exist yet (it is made after this check, so a refused install leaves no empty dir behind).
+  const root = await canonicalPath(destRoot);
   if (isInside(root, source)) {
     throw new ZotError("ext.install_into_self", `cannot install ${sourceDir}: the destination ${destRoot} is inside it`, {
       dir: sourceDir,
@@ -348,12 +354,18 @@ export async function installExtension(source: string, options: InstallOptions):
   const sourceDir = resolve(cwd, source);
   const sourceInfo = kind === "path" ? await checkSourceDir(sourceDir) : undefined;
   await ensureAbsent(dest, dirName);
-  await mkdir(destRoot, { recursive: true, mode: 0o755 });
   if (sourceInfo) await refuseSelfCopy(sourceDir, destRoot);
   throwIfAborted(signal);
 
-  await sweepStaleStaging(destRoot);
-  const staging = await mkdtemp(join(destRoot, `${STAGING_PREFIX}${process.pid}-`));
+  let staging: string;
+  try {
+    await mkdir(destRoot, { recursive: true, mode: 0o755 });
+    await sweepStaleStaging(destRoot);
+    staging = await mkdtemp(join(destRoot, `${STAGING_PREFIX}${process.pid}-`));
+  } catch (err) {
+    // A read-only $ZOT_HOME, an `extensions` that is a file…: an error naming the place, not an internal one.
+    throw new ZotError("ext.install_failed", `cannot install into ${destRoot} (${systemErrorCode(err) ?? errorMessage(err)})`, { dir: destRoot }, { cause: err });
+  }
   try {
     if (sourceInfo) await copySource(sourceDir, sourceInfo, staging, signal);
     else {

@@ -98,3 +98,19 @@ test("zot ext logs of a FIFO fails at once instead of waiting for a writer", asy
   expect(result.code).toBe(1);
   expect(result.stderr).toBe(`zot: cannot read ${fifo} (not a regular file)\n`);
 });
+
+describe("an install that cannot write where it installs", () => {
+  test("a $ZOT_HOME/extensions that is a file, and a refused --project install, give errors naming the place and leave nothing", async () => {
+    const source = writeExtension(join(base, "src", "hello"), PROCESS_MANIFEST, { "hello.sh": "#!/bin/sh\n" });
+    writeFileSync(join(home, "extensions"), "not a directory");
+    const blocked = await ext(["install", source]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toBe(`zot: cannot install: ${join(home, "extensions")} is not a directory\n`);
+    // Installing a project into itself is refused before anything is made: no empty .zot/extensions stays behind.
+    writeExtension(cwd, { name: "self", exec: "./run.sh" }, { "run.sh": "#!/bin/sh\n" });
+    const self = await ext(["install", ".", "--project"]);
+    expect(self.code).toBe(1);
+    expect(self.stderr).toStartWith(`zot: cannot install ${cwd}: the destination`);
+    expect(existsSync(join(cwd, ".zot"))).toBe(false);
+  });
+});
