@@ -1,7 +1,8 @@
 /**
  * `zot ext install <path|git-url>`: puts a copy of an extension into the
  * global (`$ZOT_HOME/extensions`) or project (`<cwd>/.zot/extensions`) root.
- * A local path is copied recursively (file modes kept; hardlinked files
+ * A local path is copied recursively (file modes kept, less group/other
+ * write: installedMode; hardlinked files
  * become independent copies) without following symlinks: a symlink whose
  * target is inside the source tree is recreated as a relative symlink to the
  * same place in the copy, one that points outside the tree (or nowhere) fails
@@ -197,10 +198,10 @@ async function copyContents(from: string, to: string, tree: CopyTree, signal?: A
     } else if (info.isDirectory()) {
       await mkdir(target, { mode: 0o700 });
       await copyContents(source, target, tree, signal);
-      await chmod(target, info.mode & 0o7777);
+      await chmod(target, installedMode(info.mode));
     } else if (info.isFile()) {
       await copyFile(source, target);
-      await chmod(target, info.mode & 0o7777);
+      await chmod(target, installedMode(info.mode));
     } else {
       throw new ZotError("ext.copy_failed", `cannot copy ${source}: not a regular file or directory`, { file: source });
     }
@@ -217,7 +218,7 @@ async function copySource(sourceDir: string, rootInfo: Stats, staging: string, s
       dir: sourceDir,
     }, { cause: err });
   }
-  await chmod(staging, rootInfo.mode & 0o7777);
+  await chmod(staging, installedMode(rootInfo.mode));
 }
 
 /** Refuses a clone holding a symlink that resolves outside it (or nowhere); `.git` included. */
@@ -300,6 +301,16 @@ async function ensureNameFree(name: string, scope: ExtensionScope, root: string)
       );
     }
   }
+}
+
+/**
+ * The mode a copied file or directory gets: the source's, without write
+ * permission for group and others (an install in a shared directory must
+ * not leave code others can change and you then run), as `cp` under the
+ * usual umask 022 would.
+ */
+function installedMode(mode: number): number {
+  return mode & 0o7777 & ~0o022;
 }
 
 const STAGING_PREFIX = ".install-";

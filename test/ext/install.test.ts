@@ -80,6 +80,18 @@ describe("install from a path", () => {
     expect(rootEntries()).toEqual(["hello"]);
   });
 
+  test("group and other write permission is not copied (code others could change, and you then run)", async () => {
+    const dir = source("hello", { "hello.sh": "#!/bin/sh\necho hi\n", "lib/data.txt": "data" });
+    chmodSync(join(dir, "hello.sh"), 0o777);
+    chmodSync(join(dir, "lib"), 0o777);
+    chmodSync(dir, 0o777);
+    await installExtension(dir, { paths, cwd, project: false });
+    const dest = join(paths.extensions, "hello");
+    expect(statSync(join(dest, "hello.sh")).mode & 0o777).toBe(0o755);
+    expect(statSync(join(dest, "lib")).mode & 0o777).toBe(0o755);
+    expect(statSync(dest).mode & 0o777).toBe(0o755);
+  });
+
   test("symlinks inside the tree are recreated as relative links into the copy, never followed", async () => {
     const dir = source("hello", { "lib/data.txt": "data", "node_modules/pkg/cli.js": "cli" });
     mkdirSync(join(dir, "node_modules", ".bin"));
