@@ -6,7 +6,7 @@
  * rewrites (enable/disable) preserve them. Every failure is a ManifestError
  * naming the directory and the field.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { ZotError, systemErrorCode } from "../common/errors.ts";
@@ -91,14 +91,20 @@ function classify(dir: string, manifest: Manifest): ManifestKind {
   throw new ManifestError(dir, "exec", 'field "exec": is required (only skills-only, agents-only and theme-only bundles may omit it)');
 }
 
+/** The largest extension.json read (a real one is under a few KiB; a huge one would take its size several times over in memory). */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
+
 /** Reads and validates `<dir>/extension.json`. */
 export async function loadManifest(dir: string): Promise<LoadedManifest> {
   const path = join(dir, MANIFEST_FILE);
   let text: string;
   try {
     // Synchronous and never blocking: a FIFO named extension.json would hold a pool thread, and discovery, forever.
+    const size = statSync(path).size;
+    if (size > MAX_MANIFEST_BYTES) throw new ManifestError(dir, "", `is ${size} bytes, over the ${MAX_MANIFEST_BYTES}-byte limit for a manifest`);
     text = readRegularText(path);
   } catch (err) {
+    if (err instanceof ManifestError) throw err;
     const code = systemErrorCode(err);
     const detail = code === "ENOENT" ? "not found" : err instanceof NotRegularFileError ? "is not a regular file" : `cannot be read (${code ?? "error"})`;
     throw new ManifestError(dir, "", detail, err);

@@ -80,6 +80,12 @@ describe("install from a path", () => {
     expect(rootEntries()).toEqual(["hello"]);
   });
 
+  test("an extension.json over 1 MiB is refused by size, nothing installed", async () => {
+    const dir = writeExtension(join(base, "src", "huge"), { ...PROCESS_MANIFEST, description: "d".repeat(2 * 1024 * 1024) }, { "hello.sh": "#!/bin/sh\n" });
+    await expect(installExtension(dir, { paths, cwd, project: false })).rejects.toThrow(/extension\.json: is \d+ bytes, over the 1048576-byte limit for a manifest$/);
+    expect(rootEntries()).toEqual([]);
+  });
+
   test("group and other write permission is not copied (code others could change, and you then run)", async () => {
     const dir = source("hello", { "hello.sh": "#!/bin/sh\necho hi\n", "lib/data.txt": "data" });
     chmodSync(join(dir, "hello.sh"), 0o777);
