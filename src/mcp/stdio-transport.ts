@@ -21,6 +21,7 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Subprocess } from "bun";
+import { oneLine, RateLimitedNotes } from "../common/rate-limited-notes.ts";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import { describeJsonProblem, parseJson } from "../common/json.ts";
 import { ownGroupSpawnOptions } from "../common/platform.ts";
@@ -45,8 +46,6 @@ export interface StdioServerOptions {
 }
 
 type ServerProcess = Subprocess<"pipe", "pipe", "pipe">;
-
-
 function resolveCommand(command: string, cwd: string, path: string | undefined): string | undefined {
   if (isAbsolute(command)) return existsSync(command) ? command : undefined;
   if (command.includes("/")) {
@@ -79,9 +78,13 @@ export class StdioTransport implements McpTransport {
   #closing: Promise<void> | undefined;
   #writeChain: Promise<void> = Promise.resolve();
 
+  /** Lines dropped from the server's stdout, logged at a bounded rate (a flood must not rotate the useful lines out). */
+  readonly #dropped: RateLimitedNotes;
+
   constructor(options: StdioServerOptions) {
     this.#options = options;
     this.#log = logFileFor(options.logPath);
+    this.#dropped = new RateLimitedNotes((line) => this.note(line), "dropped lines");
   }
 
   get pid(): number | undefined {
@@ -160,6 +163,7 @@ export class StdioTransport implements McpTransport {
       }
     }
     signalGroup(proc.pid, "SIGKILL");
+    this.#dropped.finish();
     this.#reportClose("closed by zot");
   }
 
@@ -215,12 +219,12 @@ export class StdioTransport implements McpTransport {
     if (text.trim() === "") return;
     const parsed = parseJson(text);
     if (!parsed.ok) {
-      this.note(`dropped a line that is not JSON (${describeJsonProblem(parsed.problem)}): ${text.slice(0, 200)}`);
+      this.#dropped.note(`dropped a line that is not JSON (${describeJsonProblem(parsed.problem)}): ${oneLine(text, 200)}`);
       return;
     }
     const value = parsed.value;
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      this.note(`dropped a line that is not a JSON-RPC object: ${text.slice(0, 200)}`);
+      this.#dropped.note(`dropped a line that is not a JSON-RPC object: ${oneLine(text, 200)}`);
       return;
     }
     this.#messageHandler(value as JsonRpcMessage);

@@ -15,6 +15,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { flushAllLogs } from "../../src/common/log-file.ts";
 import { McpManager } from "../../src/mcp/manager.ts";
+import { StdioTransport } from "../../src/mcp/stdio-transport.ts";
 import { MAX_TOOLS_PER_SERVER } from "../../src/mcp/session.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
 import { waitFor } from "../support/extensions.ts";
@@ -106,6 +107,25 @@ test("a missing cwd or command fails that server's start naming it; the other se
   expect(broken.state("fine")).toBe("ready");
   expect(warnings.find((line) => line.includes("nowhere"))).toStartWith(`zot: warning: mcp server nowhere: "cwd" ${join(base, "missing")} is not a directory; its tools are not available`);
   expect(warnings.find((line) => line.includes("nothing"))).toStartWith('zot: warning: mcp server nothing: command "./not-here" was not found; its tools are not available');
+});
+
+test("a stdout flood of junk lines is logged at a bounded rate with a summary, so the log keeps its useful lines", async () => {
+  const base = tempDir("zot-mcp-flood-");
+  const logPath = join(base, "mcp-flood.log");
+  const transport = new StdioTransport({
+    name: "flood", command: "sh", args: ["-c", "i=0; while [ $i -lt 3000 ]; do echo junk$i; i=$((i+1)); done; sleep 5"], env: {}, cwd: base, logPath,
+  });
+  transport.onMessage(() => {});
+  transport.onClose(() => {});
+  await transport.start();
+  await Bun.sleep(500);
+  await transport.close();
+  await flushAllLogs();
+  const log = readFileSync(logPath, "utf8");
+  const logged = log.split("\n").filter((line) => line.includes("dropped a line that is not JSON")).length;
+  expect(logged).toBeLessThanOrEqual(20);
+  const summarised = [...log.matchAll(/… ([0-9,]+) more dropped lines not logged/g)].reduce((sum, match) => sum + Number(match[1]!.replaceAll(",", "")), 0);
+  expect(logged + summarised).toBe(3000);
 });
 
 test("a server that exits before reading anything is reported by its exit code, not by the EPIPE of the write to it", async () => {
