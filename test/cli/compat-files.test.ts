@@ -8,21 +8,13 @@
  * Ollama's `Bearer ollama`; `--system-prompt ""` as not given; and the cap
  * on a project context file.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs } from "../support/temp.ts";
-import { createModeEnv, type ModeEnv } from "../modes/helpers.ts";
-
-afterAll(removeTempDirs);
+import { useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 let env: ModeEnv;
-beforeEach(() => {
-  env = createModeEnv();
-});
-afterEach(async () => {
-  await env.dispose();
-});
+useModeEnv((created) => (env = created));
 
 type Body = { model?: string; system?: { text?: string }[] | string; messages?: unknown[] };
 const body = (index: number): Body => (env.server.requests[index]?.body ?? {}) as Body;

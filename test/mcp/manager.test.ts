@@ -14,6 +14,7 @@ import { afterAll, afterEach, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { flushAllLogs } from "../../src/common/log-file.ts";
+import type { McpServerConfig } from "../../src/mcp/config.ts";
 import { McpManager } from "../../src/mcp/manager.ts";
 import { StdioTransport } from "../../src/mcp/stdio-transport.ts";
 import { MAX_TOOLS_PER_SERVER } from "../../src/mcp/session.ts";
@@ -59,6 +60,13 @@ function hostile(modes: Record<string, string>, options: { callTimeoutMs?: numbe
   return { manager, warnings, base, log };
 }
 
+/** A manager over hand-written server entries (commands other than the hostile fixture), its warnings collected. */
+function managerOf(base: string, servers: readonly McpServerConfig[], warnings: string[]): McpManager {
+  const manager = new McpManager({ servers, logsDir: join(base, "logs"), cwd: base, clientVersion: "0", warn: (text) => void warnings.push(text) });
+  managers.push(manager);
+  return manager;
+}
+
 function context(signal: AbortSignal = new AbortController().signal, progress: string[] = []): ToolContext {
   return { cwd: "/", signal, onProgress: (text) => void progress.push(text) };
 }
@@ -91,18 +99,11 @@ test("an unknown protocol version, a 5 MiB message and an exit during initialize
 
 test("a missing cwd or command fails that server's start naming it; the other server starts", async () => {
   const { warnings, base } = hostile({});
-  const broken = new McpManager({
-    servers: [
-      { name: "nowhere", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], cwd: join(base, "missing"), scope: "global", file: "x" },
-      { name: "nothing", command: "./not-here", scope: "global", file: "x" },
-      { name: "fine", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], scope: "global", file: "x" },
-    ],
-    logsDir: join(base, "logs"),
-    cwd: base,
-    clientVersion: "0",
-    warn: (text) => void warnings.push(text),
-  });
-  managers.push(broken);
+  const broken = managerOf(base, [
+    { name: "nowhere", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], cwd: join(base, "missing"), scope: "global", file: "x" },
+    { name: "nothing", command: "./not-here", scope: "global", file: "x" },
+    { name: "fine", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], scope: "global", file: "x" },
+  ], warnings);
   await broken.start();
   expect(broken.state("fine")).toBe("ready");
   expect(warnings.find((line) => line.includes("nowhere"))).toStartWith(`zot: warning: mcp server nowhere: "cwd" ${join(base, "missing")} is not a directory; its tools are not available`);
@@ -130,17 +131,10 @@ test("a stdout flood of junk lines is logged at a bounded rate with a summary, s
 
 test("a server that exits before reading anything is reported by its exit code, not by the EPIPE of the write to it", async () => {
   const { warnings, base } = hostile({});
-  const early = new McpManager({
-    servers: [
-      { name: "early", command: "sh", args: ["-c", "echo oops >&2; exit 7"], scope: "global", file: "x" },
-      { name: "fine", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], scope: "global", file: "x" },
-    ],
-    logsDir: join(base, "logs"),
-    cwd: base,
-    clientVersion: "0",
-    warn: (text) => void warnings.push(text),
-  });
-  managers.push(early);
+  const early = managerOf(base, [
+    { name: "early", command: "sh", args: ["-c", "echo oops >&2; exit 7"], scope: "global", file: "x" },
+    { name: "fine", command: "bun", args: [join(MCP_FIXTURES, "hostile.ts"), "timing"], scope: "global", file: "x" },
+  ], warnings);
   await early.start();
   const line = warnings.find((text) => text.includes("mcp server early")) ?? "";
   expect(line).toContain("exited with code 7");
