@@ -19,6 +19,9 @@ from .results import (AssistantMessageDecision, ToolCallDecision, ToolResult, Tu
 if TYPE_CHECKING:
     from .extension import Extension
 
+#: The interceptions a block answers (the others only rewrite): where on_timeout="deny" also covers a failing handler.
+BLOCKING_EVENTS = frozenset({"tool_call", "turn_start", "assistant_message"})
+
 
 def positional_call(fn: Callable[..., Any], *args: Any) -> Any:
     """Calls ``fn`` with as many of ``args`` as it takes positionally."""
@@ -172,8 +175,11 @@ class Dispatcher:
         if handler is not None:
             try:
                 reply.update(self._decide(event, handler, frame))
-            except Exception:
-                self.log_exception("%s interceptor" % event)  # allow, unchanged
+            except Exception as error:
+                self.log_exception("%s interceptor" % event)
+                # Fail closed as the TypeScript SDK does: a guard declared on_timeout="deny" blocks what it could not judge.
+                if ext.on_timeout == "deny" and event in BLOCKING_EVENTS:
+                    reply.update({"block": True, "reason": "%s: interceptor failed: %s" % (ext.name, error)})
         if not ext.send(reply):
             ext.send({"type": "event_intercept_response", "id": reply["id"]})
 

@@ -26,6 +26,8 @@ import { errorMessage, errorResult, normalizeResponse, normalizeToolResult, open
 import { FrameEncodeError, FrameTooLargeError, Transport } from "./transport.js";
 import { anySignal, hostInfo, toolFrame } from "./wire-helpers.js";
 const BASE_CAPABILITIES = ["commands", "tools", "panels", "tool_cancel", "call_tool"];
+/** How long after stopping the process is given to exit by itself (see ExtensionOptions.exitAfterStop). */
+const EXIT_GRACE_MS = 100;
 export class Extension {
     name;
     version;
@@ -353,6 +355,11 @@ export class Extension {
         await this.transport.flush();
         this.transport.stopReading();
         this.finish?.();
+        // The host gives an extension 2 s to exit after shutdown, then SIGTERMs it: a timer or socket the author left open
+        // must not keep the process alive. An unref'd timer: a process with nothing left exits before it fires.
+        // Only on the process's own stdin (streams given in the options are a test harness, which must not be exited).
+        if (this.options.exitAfterStop !== false && this.options.input === undefined)
+            setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
     }
     // ---- helpers ------------------------------------------------------------
     addTool(name, entry) {

@@ -33,6 +33,8 @@ import type { CommandHandler, EventHandler, ExtensionOptions, PanelHandlers, Too
 interface CommandEntry { readonly description: string; readonly handler: CommandHandler }
 
 const BASE_CAPABILITIES = ["commands", "tools", "panels", "tool_cancel", "call_tool"];
+/** How long after stopping the process is given to exit by itself (see ExtensionOptions.exitAfterStop). */
+const EXIT_GRACE_MS = 100;
 
 export class Extension {
   private readonly commands = new Map<string, CommandEntry>();
@@ -352,6 +354,10 @@ export class Extension {
     await this.transport.flush();
     this.transport.stopReading();
     this.finish?.();
+    // The host gives an extension 2 s to exit after shutdown, then SIGTERMs it: a timer or socket the author left open
+    // must not keep the process alive. An unref'd timer: a process with nothing left exits before it fires.
+    // Only on the process's own stdin (streams given in the options are a test harness, which must not be exited).
+    if (this.options.exitAfterStop !== false && this.options.input === undefined) setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
   }
 
   // ---- helpers ------------------------------------------------------------

@@ -18,6 +18,12 @@ export interface ExtensionOptions {
   output?: WritableLike;
   /** Where log lines go (default: stderr, which zot writes to the extension's log). */
   log?: (line: string) => void;
+  /**
+   * After `shutdown` (or EOF) and the onShutdown handlers, the process exits within 100 ms even when a timer or socket
+   * is still open (zot SIGTERMs an extension still running 2 s after shutdown). `false` leaves the exit to you.
+   * Not with `input` given (a test harness).
+   */
+  exitAfterStop?: boolean;
 }
 
 export interface CommandContext {

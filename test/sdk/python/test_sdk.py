@@ -189,6 +189,17 @@ class ErrorsTest(unittest.TestCase):
         self.assertTrue(host.reply("u")["is_error"])
         host.close()
 
+    def test_a_failing_interceptor_of_an_on_timeout_deny_guard_blocks(self) -> None:
+        # As the TypeScript SDK: a fail-closed guard that cannot judge refuses; one that fails open allows (above).
+        ext = zx.Extension("guard", on_timeout="deny")
+        ext.intercept_tool_call(lambda tool, args: 1 / 0)
+        host = FakeHost(ext)
+        host.send({"type": "event_intercept", "id": "i", "event": "tool_call", "tool_name": "bash", "tool_args": {}})
+        reply = host.reply("i")
+        self.assertTrue(reply["block"])
+        self.assertEqual(reply["reason"], "guard: interceptor failed: division by zero")
+        host.close()
+
     def test_malformed_and_huge_lines_and_oversized_results(self) -> None:
         ext = zx.Extension("unit")
         ext.tool("echo_len", "", None, lambda args: str(len(args["blob"])))

@@ -12,9 +12,10 @@
  * Deno is not installed on this machine: not covered.
  */
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolResultsSent, useModeEnv, type ModeEnv } from "../../modes/helpers.ts";
-import { probeExtension, readRecord } from "./probe.ts";
+import { probeExtension, readRecord, SDK_DIR } from "./probe.ts";
 
 let env: ModeEnv;
 useModeEnv((created) => (env = created));
@@ -80,3 +81,21 @@ test("hostile sizes through the real pipes: 3 MiB of tool args arrive whole; a 5
   // The extension was not disconnected: its tool still answers on the next step.
   expect(toolResultsSent(env.server.requests[2]).get("after")).toBe("echo: still here");
 }, 40_000);
+
+test("an extension that left a timer running still exits right after shutdown (zot does not have to SIGTERM it)", async () => {
+  const dir = join(env.base, "ticker");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "ticker", version: "1.0.0", exec: "bun", args: ["main.mjs"] }));
+  writeFileSync(
+    join(dir, "main.mjs"),
+    `import { Extension } from ${JSON.stringify(join(SDK_DIR, "dist", "index.js"))};\nsetInterval(() => {}, 1000);\nawait new Extension("ticker", "1.0.0").run();\n`,
+  );
+  env.server.enqueue({ type: "text", text: "done" });
+  const started = Date.now();
+  const result = await env.run(["-p", "hi", "--ext", dir, ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  // Without the SDK's exit zot waits its 2 s shutdown grace and then sends SIGTERM.
+  expect(Date.now() - started).toBeLessThan(1_800);
+  expect(readFileSync(join(env.home, "logs", "ext-ticker.log"), "utf8")).not.toContain("did not exit after shutdown");
+});
+
