@@ -86,10 +86,16 @@ export class ListDialog implements Overlay {
           this.#list.move(1);
           return "handled";
         case "pageup":
-          this.#list.move(-this.#maxVisible);
+          this.#list.moveClamped(-this.#maxVisible);
           return "handled";
         case "pagedown":
-          this.#list.move(this.#maxVisible);
+          this.#list.moveClamped(this.#maxVisible);
+          return "handled";
+        case "home":
+          this.#list.toEdge("first");
+          return "handled";
+        case "end":
+          this.#list.toEdge("last");
           return "handled";
       }
     }

@@ -4,7 +4,9 @@
  * the dim description, cut to the width. Where the group changes between
  * two items (e.g. built-ins, then "extensions") a divider row with the group
  * name is drawn; dividers are not selectable and do not count against
- * maxVisible. move(delta) wraps around and keeps the selection visible.
+ * maxVisible. move(delta) wraps around (↑/↓), moveClamped(delta) stops at
+ * the ends (PgUp/PgDn), toEdge goes to the first or last (Home/End); each
+ * keeps the selection visible.
  * "no matches" when there are no items. Labels and descriptions are
  * sanitized. render(width) is cached until items, selection or width change.
  */
@@ -58,7 +60,24 @@ export class SelectList implements Component {
   move(delta: number): void {
     const n = this.#items.length;
     if (n === 0 || delta === 0) return;
-    this.#selected = (((this.#selected + Math.trunc(delta)) % n) + n) % n;
+    this.#select((((this.#selected + Math.trunc(delta)) % n) + n) % n);
+  }
+
+  /** A page (PgUp/PgDn) or more: stops at the first / last item instead of wrapping (a page past the end lands on it). */
+  moveClamped(delta: number): void {
+    const n = this.#items.length;
+    if (n === 0 || delta === 0) return;
+    this.#select(Math.min(n - 1, Math.max(0, this.#selected + Math.trunc(delta))));
+  }
+
+  /** Home / End. */
+  toEdge(edge: "first" | "last"): void {
+    if (this.#items.length === 0) return;
+    this.#select(edge === "first" ? 0 : this.#items.length - 1);
+  }
+
+  #select(index: number): void {
+    this.#selected = index;
     if (this.#selected < this.#top) this.#top = this.#selected;
     if (this.#selected >= this.#top + this.#maxVisible) this.#top = this.#selected - this.#maxVisible + 1;
     this.#cache = undefined;

@@ -72,6 +72,31 @@ describe("ListDialog", () => {
     expect(dialog.handleKey(key("escape"))).toBe("close");
   });
 
+  test("PgUp/PgDn move a page and stop at the ends (never wrap); Home/End go to the first and last", () => {
+    const items = Array.from({ length: 11 }, (_, i) => ({ value: `s${i}`, label: `session ${i}` }));
+    const dialog = new ListDialog({ theme, title: "sessions", items, onChoose: () => undefined });
+    dialog.render(60, 8);
+    for (let i = 0; i < 5; i++) dialog.handleKey(key("down"));
+    expect(dialog.selected()?.value).toBe("s5");
+    dialog.handleKey(key("pagedown"));
+    expect(Number(dialog.selected()?.value.slice(1))).toBeGreaterThan(5);
+    dialog.handleKey(key("pagedown"));
+    dialog.handleKey(key("pagedown"));
+    expect(dialog.selected()?.value).toBe("s10");
+    dialog.handleKey(key("pageup"));
+    expect(Number(dialog.selected()?.value.slice(1))).toBeLessThan(10);
+    dialog.handleKey(key("home"));
+    expect(dialog.selected()?.value).toBe("s0");
+    dialog.handleKey(key("pageup"));
+    expect(dialog.selected()?.value).toBe("s0");
+    dialog.handleKey(key("end"));
+    expect(dialog.selected()?.value).toBe("s10");
+    // A list shorter than a page: PgDn reaches its end (it used to wrap back to where it was).
+    const short = new ListDialog({ theme, title: "few", items: items.slice(0, 5), onChoose: () => undefined });
+    short.handleKey(key("pagedown"));
+    expect(short.selected()?.value).toBe("s4");
+  });
+
   test("without a filter, letter keys act on the selected item and may keep it open", () => {
     const acted: string[] = [];
     const dialog = new ListDialog({
