@@ -29,10 +29,17 @@ function assistantEvents(message: Message, step: number): AgentEvent[] {
   return events;
 }
 
+/** The texts a cancelled call's result carries (the session keeps no status): bash's note, the choke point's, a stub for a lost result. */
+const CANCELLED_RESULT = /cancelled; process group killed|\[cancelled before start\]|^tool call was aborted|^aborted: /m;
+
 function toolEvents(message: Message): AgentEvent[] {
-  return message.content.flatMap((block): AgentEvent[] =>
-    block.type === "tool_result" ? [{ type: "tool_result", id: block.call_id, is_error: block.is_error, content: block.content }] : [],
-  );
+  return message.content.flatMap((block): AgentEvent[] => {
+    if (block.type !== "tool_result") return [];
+    const text = block.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    // Shown as it was live: a cancelled call's card says cancelled, not error.
+    const cancelled = block.is_error && CANCELLED_RESULT.test(text);
+    return [{ type: "tool_result", id: block.call_id, is_error: block.is_error, content: block.content, ...(cancelled ? { status: "cancelled" as const } : {}) }];
+  });
 }
 
 /** Replays the messages into the chat; returns how many were left out. */

@@ -30,6 +30,19 @@ describe("resume replay", () => {
     expect(chat.renderLive(70)).toEqual([]);
   });
 
+  test("a call that was cancelled replays as cancelled, not as an error", () => {
+    const lines: string[] = [];
+    const chat = chatInto(lines);
+    replayConversation(chat, [
+      user("run it"),
+      { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"sleep 20"}' }], time },
+      { role: "tool", content: [{ type: "tool_result", call_id: "c1", is_error: true, content: [{ type: "text", text: "$ sleep 20\n\n[exit -1]  cancelled; process group killed" }] }], time },
+    ]);
+    const card = lines.filter((line) => line.includes("bash sleep 20")).join("\n");
+    expect(card).toContain("cancelled");
+    expect(card).not.toContain("error");
+  });
+
   test("a huge session shows its last part and says how many earlier messages are not shown", () => {
     const lines: string[] = [];
     const messages: Message[] = [];
