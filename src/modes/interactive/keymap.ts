@@ -41,6 +41,10 @@ function interrupt(app: InteractiveApp): void {
   app.showHint("press Ctrl+C again to exit");
 }
 
+function isHistoryKey(key: Key): boolean {
+  return key.kind === "key" && !key.ctrl && !key.alt && (key.name === "up" || key.name === "down" || key.name === "left" || key.name === "right");
+}
+
 function openOutputView(app: InteractiveApp): void {
   app.overlays.open(new ToolOutputView(app.theme, app.chat));
 }
@@ -70,7 +74,10 @@ export function handleKey(app: InteractiveApp, key: Key): void {
   }
   if (isKey(key, "l", { ctrl: true })) return app.clearScreen(false);
   if (isKey(key, "o", { ctrl: true })) return openOutputView(app);
+  const before = app.editor.text;
   const result = app.editor.handle(key);
   if (result.kind === "submit") app.submitInput(result.text);
-  if (result.kind !== "ignored") app.popup.update();
+  // ↑/↓ (and ←/→ on an empty draft) that replaced the draft walked the history: a recalled `/command` opens no popup.
+  if (result.kind === "changed" && isHistoryKey(key) && app.editor.text !== before) app.popup.recalled();
+  else if (result.kind !== "ignored") app.popup.update();
 }

@@ -80,6 +80,16 @@ export class Popup {
     this.#kind = undefined;
   }
 
+  /**
+   * The draft now holds a recalled prompt (history): no popup for it until it
+   * is edited, so ↑/↓ keep walking the history past a recalled `/command`.
+   */
+  recalled(): void {
+    const trigger = this.#editor.trigger();
+    this.#dismissed = trigger === undefined ? undefined : `${trigger.char}${trigger.query}`;
+    this.#kind = undefined;
+  }
+
   /** Re-reads the trigger at the caret and refilters. */
   update(): void {
     const trigger = this.#editor.trigger();

@@ -31,6 +31,24 @@ function setup(cwd = "/nonexistent") {
   return { editor, index, popup, type, shown };
 }
 
+describe("a recalled prompt", () => {
+  test("recalled() keeps the popup shut for a /command the history put in the draft, until it is edited", () => {
+    const { editor, popup, type } = setup();
+    editor.setText("/exit");
+    popup.recalled();
+    expect(popup.open).toBe(false);
+    // ↑/↓ are not the popup's: they go on walking the history.
+    expect(popup.handle(key("up"))).toBe("pass");
+    popup.update();
+    expect(popup.open).toBe(false);
+    type(" ");
+    expect(popup.open).toBe(false);
+    editor.setText("/he");
+    popup.update();
+    expect(popup.open).toBe(true);
+  });
+});
+
 describe("slash popup", () => {
   test("built-ins first, then extension commands under a divider, sorted, with descriptions; filtered as you type", () => {
     const { popup, type, shown } = setup();
