@@ -47,6 +47,7 @@ function planFork(fd: number, path: string): SourcePlan {
   let messageRows = 0;
   let end = 0;
   let invalid = false;
+  let title: string | undefined;
   readLines(fd, {}, (line) => {
     if (!line.terminated) return false;
     if (meta === undefined) {
@@ -60,12 +61,19 @@ function planFork(fd: number, path: string): SourcePlan {
       end = line.end;
       return true;
     }
-    if (lineType(line) === "message") messageRows++;
+    const type = lineType(line);
+    if (type === "message") messageRows++;
+    else if ((type === "rename" || type === "meta") && line.text !== undefined) {
+      // The title the picker shows is the last rename (or a later meta row's): an import keeps it.
+      const row = parseLine(line.text, line.line, 0, new WarningList())?.row;
+      if (row?.type === "rename") title = row.title;
+      else if (row?.type === "meta" && row.meta.title !== undefined) title = row.meta.title;
+    }
     end = line.end;
     return true;
   });
   if (meta === undefined || invalid) throw new SessionError("invalid", path, "not a session file (line 1 is not a meta row)");
-  return { meta, messageRows, end };
+  return { meta: title === undefined ? meta : { ...meta, title }, messageRows, end };
 }
 
 function copyRows(fd: number, plan: SourcePlan, writer: SessionWriter): void {

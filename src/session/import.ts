@@ -115,6 +115,7 @@ function messageContent(value: unknown): ContentBlock[] {
 function eventMessages(fd: number, append: (message: Message) => void): void {
   let results: ToolResultBlock[] = [];
   let resultTime = "";
+  let lastTime: string | undefined;
   const flushResults = (): void => {
     if (results.length > 0) append({ role: "tool", content: results, time: resultTime });
     results = [];
@@ -124,7 +125,9 @@ function eventMessages(fd: number, append: (message: Message) => void): void {
     const parsed = parseJson(line.text);
     const event = parsed.ok ? asRecord(parsed.value) : undefined;
     if (event === undefined) return;
-    const time = str(event.time) ?? "";
+    // tool_result lines carry no time: the time of the message before them (else now), never an empty one.
+    const time = str(event.time) ?? lastTime ?? new Date().toISOString();
+    lastTime = time;
     if (event.type === "user_message" || event.type === "assistant_message") {
       flushResults();
       const content = messageContent(event.content);

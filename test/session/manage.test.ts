@@ -98,6 +98,17 @@ describe("importSession", () => {
     expect(writer.path.startsWith(sessionDirForCwd(home.cwd, home.sessionsRoot))).toBe(true);
   });
 
+  test("the title a rename gave the source is the import's title (the picker shows it)", () => {
+    const home = tempHome();
+    const source = newWriter({ ...home, cwd: join(home.home, "elsewhere") });
+    source.appendMessage(userText("first question"));
+    source.close();
+    renameSession(source.path, "My renamed session");
+    const { writer } = importSession(source.path, { cwd: home.cwd, sessionsRoot: home.sessionsRoot, provider: "anthropic", model: "m" });
+    writer.close();
+    expect(writer.meta.title).toBe("My renamed session");
+  });
+
   test("a --json transcript becomes messages (tool results grouped); anything else is refused", () => {
     const home = tempHome();
     const path = join(home.home, "run.jsonl");
@@ -115,6 +126,8 @@ describe("importSession", () => {
     writer.close();
     expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(loaded.messages[1]?.content[1]).toEqual({ type: "tool_call", id: "a", name: "read", arguments: '{"path":"x"}' });
+    // tool_result lines have no time: the tool message takes the previous message's, never "" (which Go's time parser refuses).
+    expect(loaded.messages[2]?.time).toBe("t");
     const other = join(home.home, "other.txt");
     writeFileSync(other, "hello\n");
     expect(() => importSession(other, { cwd: home.cwd, sessionsRoot: home.sessionsRoot, provider: "a", model: "m" })).toThrow(/neither a session file/);
