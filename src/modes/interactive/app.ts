@@ -277,13 +277,24 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.frame();
   }
 
-  compactionStarted(): void {
-    this.#context.compactionStarted(this.operations.active?.label === "/compact");
+  /** Messages before the compaction that runs, and whether it is the user's /compact (which reports itself). */
+  #compacting: { readonly before: number; readonly manual: boolean } | undefined;
+
+  compactionStarted(messageCount: number): void {
+    const manual = this.operations.active?.label === "/compact";
+    this.#compacting = { before: messageCount, manual };
+    this.#context.compactionStarted(manual);
     this.frame();
   }
 
-  compactionEnded(): void {
+  compactionEnded(status: string, messageCount: number): void {
     this.#context.compactionEnded(this.runtime.agent.messages);
+    const compacting = this.#compacting;
+    this.#compacting = undefined;
+    // An automatic compaction (near the window, or after a 413) says what it did, as /compact does.
+    if (compacting !== undefined && !compacting.manual && status === "completed") {
+      this.chat.info(`compacted automatically (the context was near the model's window): ${compacting.before} → ${messageCount} messages`);
+    }
     this.frame();
   }
 

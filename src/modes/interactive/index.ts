@@ -111,7 +111,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         extensionUI,
         interactive: {
           permissions: flags.noYolo ? gate : undefined,
-          compaction: { onCompactionStart: () => app?.compactionStarted(), onCompactionEnd: () => app?.compactionEnded() },
+          compaction: { onCompactionStart: (info) => app?.compactionStarted(info.messageCount), onCompactionEnd: (info) => app?.compactionEnded(info.status, info.messageCount) },
           onExtensionProblems: (errors) => extensionUI.loadProblems(errors),
           allowMissingCredential: true,
           askTrust: trustPrompt.ask,
