@@ -271,9 +271,12 @@ const newCommand = defineCommand({
   },
   async run({ args }) {
     const [{ scaffoldExtension }, { SCAFFOLD_LANGUAGES }] = await Promise.all([import("../ext/scaffold.ts"), import("../ext/scaffold-templates.ts")]);
-    const language = args.lang ?? "ts";
+    // The names people type for them: --lang py, --lang typescript, --lang shell.
+    const aliases: Readonly<Record<string, string>> = { py: "python", python3: "python", typescript: "ts", javascript: "ts", js: "ts", shell: "sh", bash: "sh" };
+    const given = (args.lang ?? "ts").toLowerCase();
+    const language = aliases[given] ?? given;
     if (!(SCAFFOLD_LANGUAGES as readonly string[]).includes(language)) {
-      throw new UsageError(`--lang must be one of ${SCAFFOLD_LANGUAGES.join(", ")} (got "${language}")`);
+      throw new UsageError(`--lang must be one of ${SCAFFOLD_LANGUAGES.join(", ")} (got "${args.lang ?? ""}")`, { flag: "--lang", command: "new" });
     }
     const result = scaffoldExtension({ name: args.name, language: language as (typeof SCAFFOLD_LANGUAGES)[number], dir: args.dir, cwd: process.cwd() });
     await writeStdout(`created ${result.names.name} (${language}) in ${result.dir}: ${result.files.filter((file) => !file.includes("/")).join(", ")}\n`);
@@ -409,7 +412,9 @@ export async function runExtCli(argv: readonly string[]): Promise<number> {
     return await dispatch(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    await writeStderr(describeFailure(err, EXT_USAGE_HINT).text);
+    // A subcommand's own mistake points to that subcommand's help.
+    const command = typeof err.context.command === "string" ? err.context.command : undefined;
+    await writeStderr(describeFailure(err, command === undefined ? EXT_USAGE_HINT : `run 'zot ext ${command} --help' for usage`).text);
     return 2;
   }
 }

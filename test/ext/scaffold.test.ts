@@ -2,7 +2,7 @@
 // once (the model calls its tool and gets the echo back), passes `zot ext test`, and the command
 // refuses to overwrite, names the path or field at fault, and leaves nothing half-written.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ConformanceReportJson } from "../../src/ext/conformance/report.ts";
 import { REPO_ROOT, runZot, tempDir } from "../support/binary.ts";
@@ -69,7 +69,12 @@ describe("zot ext new", () => {
 
     const badLang = await runZot(["ext", "new", "x", "--lang", "go"], { cwd: parent });
     expect(badLang.code).toBe(2);
-    expect(badLang.stderr).toContain("--lang must be one of ts, python, sh");
+    expect(badLang.stderr).toBe(`zot: --lang must be one of ts, python, sh (got "go")\nrun 'zot ext new --help' for usage\n`);
+    // The names people type: --lang py / typescript / shell.
+    const py = await runZot(["ext", "new", "aliased", "--lang", "py"], { cwd: parent });
+    expect(py.code).toBe(0);
+    expect(py.stdout).toContain("created aliased (python)");
+    rmSync(join(parent, "aliased"), { recursive: true, force: true });
 
     const noParent = await runZot(["ext", "new", "x", "--dir", join(parent, "missing", "x")], { cwd: parent });
     expect(noParent.code).toBe(1);
