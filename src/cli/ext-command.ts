@@ -276,7 +276,7 @@ const newCommand = defineCommand({
     const given = (args.lang ?? "ts").toLowerCase();
     const language = aliases[given] ?? given;
     if (!(SCAFFOLD_LANGUAGES as readonly string[]).includes(language)) {
-      throw new UsageError(`--lang must be one of ${SCAFFOLD_LANGUAGES.join(", ")} (got "${args.lang ?? ""}")`, { flag: "--lang", command: "new" });
+      throw new UsageError(`--lang must be one of ${SCAFFOLD_LANGUAGES.join(", ")} (got "${args.lang ?? ""}")`, { flag: "--lang", helpFor: "new" });
     }
     const result = scaffoldExtension({ name: args.name, language: language as (typeof SCAFFOLD_LANGUAGES)[number], dir: args.dir, cwd: process.cwd() });
     await writeStdout(`created ${result.names.name} (${language}) in ${result.dir}: ${result.files.filter((file) => !file.includes("/")).join(", ")}\n`);
@@ -413,7 +413,7 @@ export async function runExtCli(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     // A subcommand's own mistake points to that subcommand's help.
-    const command = typeof err.context.command === "string" ? err.context.command : undefined;
+    const command = typeof err.context.helpFor === "string" ? err.context.helpFor : undefined;
     await writeStderr(describeFailure(err, command === undefined ? EXT_USAGE_HINT : `run 'zot ext ${command} --help' for usage`).text);
     return 2;
   }

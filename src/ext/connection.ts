@@ -285,7 +285,10 @@ export class ExtensionConnection {
     const signal = proc.signalCode === null ? null : String(proc.signalCode);
     const reason: CloseReason = { kind: "exited", exitCode: proc.exitCode, signal };
     if (!this.helloSeen) {
-      this.helloWaiter?.reject({ kind: "exited_before_hello", exitCode: proc.exitCode, signal });
+      // Its last stderr line usually says why (a missing module): let the copy catch up first, briefly.
+      await Promise.race([this.stderrCopied, Bun.sleep(STDERR_DRAIN_FLOOR_MS)]);
+      const stderr = this.log.lastStderrLine();
+      this.helloWaiter?.reject({ kind: "exited_before_hello", exitCode: proc.exitCode, signal, ...(stderr !== undefined ? { stderr } : {}) });
       return;
     }
     this.close(reason);

@@ -9,7 +9,8 @@ import { ZotError } from "../common/errors.ts";
 export type LoadFailure =
   | { readonly kind: "exec_not_found"; readonly detail: string }
   | { readonly kind: "spawn_failed"; readonly detail: string }
-  | { readonly kind: "exited_before_hello"; readonly exitCode: number | null; readonly signal: string | null }
+  /** `stderr`: the last line it wrote there (a missing module, a syntax error…), when it wrote any. */
+  | { readonly kind: "exited_before_hello"; readonly exitCode: number | null; readonly signal: string | null; readonly stderr?: string }
   | { readonly kind: "hello_timeout"; readonly timeoutMs: number }
   | { readonly kind: "bad_hello"; readonly detail: string }
   | { readonly kind: "name_mismatch"; readonly helloName: string }
@@ -30,10 +31,10 @@ function describeLoadFailure(failure: LoadFailure, subject: LoadErrorSubject): s
     case "bad_hello":
     case "disconnected":
       return failure.detail;
-    case "exited_before_hello":
-      return failure.signal
-        ? `exited before hello (killed by signal ${failure.signal})`
-        : `exited before hello (exit status ${failure.exitCode ?? "unknown"})`;
+    case "exited_before_hello": {
+      const how = failure.signal ? `killed by signal ${failure.signal}` : `exit status ${failure.exitCode ?? "unknown"}`;
+      return `exited before hello (${how})${failure.stderr === undefined ? "" : `; its last stderr line: ${failure.stderr}`}`;
+    }
     case "hello_timeout":
       return `sent no hello within ${failure.timeoutMs} ms`;
     case "name_mismatch":

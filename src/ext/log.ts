@@ -11,13 +11,18 @@
  */
 import { yieldToEventLoop } from "../common/yield.ts";
 import { type LogFile, logFileFor } from "../common/log-file.ts";
-import { RateLimitedNotes } from "./drop-log.ts";
+import { oneLine, RateLimitedNotes } from "./drop-log.ts";
 
 export const STDERR_HIGH_WATER_BYTES = 256 * 1024;
+
+/** How much of the end of the extension's stderr is kept in memory for error messages (lastStderrLine). */
+const STDERR_TAIL_BYTES = 2048;
 
 export class ExtensionLog {
   private readonly file: LogFile;
   private readonly limiters = new Map<string, RateLimitedNotes>();
+  /** The last bytes the extension wrote to stderr (its last words, for "exited before hello"). */
+  private tail: Uint8Array = new Uint8Array(0);
 
   constructor(readonly path: string) {
     this.file = logFileFor(path);
@@ -49,6 +54,7 @@ export class ExtensionLog {
         const { value, done } = await reader.read();
         if (done) return;
         this.file.appendBytes(value);
+        this.keepTail(value);
         if (this.file.pendingBytes >= STDERR_HIGH_WATER_BYTES) await this.file.whenBelow(STDERR_HIGH_WATER_BYTES);
         else await yieldToEventLoop();
       }
@@ -57,6 +63,22 @@ export class ExtensionLog {
     } finally {
       reader.releaseLock();
     }
+  }
+
+  private keepTail(chunk: Uint8Array): void {
+    const joined = new Uint8Array(Math.min(STDERR_TAIL_BYTES, this.tail.length + chunk.length));
+    const fromChunk = chunk.subarray(Math.max(0, chunk.length - joined.length));
+    const fromTail = this.tail.subarray(this.tail.length - (joined.length - fromChunk.length));
+    joined.set(fromTail, 0);
+    joined.set(fromChunk, fromTail.length);
+    this.tail = joined;
+  }
+
+  /** The last non-blank line the extension wrote to stderr (at most 300 characters, one line); undefined when none. */
+  lastStderrLine(): string | undefined {
+    const lines = new TextDecoder().decode(this.tail).split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+    const last = lines.at(-1);
+    return last === undefined ? undefined : oneLine(last, 300);
   }
 
   /** Writes pending rate-limit summaries and waits until everything queued is on disk. */

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExtensionLoadError } from "../../src/ext/errors.ts";
 import { callExtensionTool } from "../../src/ext/tool-adapter.ts";
@@ -22,13 +22,26 @@ describe("misbehaving extensions", () => {
     await manager.start();
     const error = manager.loadErrors[0]!;
     expect(error).toBeInstanceOf(ExtensionLoadError);
-    expect(error.failure).toEqual({ kind: "exited_before_hello", exitCode: 3, signal: null });
+    expect(error.failure).toEqual({ kind: "exited_before_hello", exitCode: 3, signal: null, stderr: "failing before hello" });
     expect(error.message.split("\n")).toEqual([
-      'extension "quitter" failed to load: exited before hello (exit status 3)',
+      'extension "quitter" failed to load: exited before hello (exit status 3); its last stderr line: failing before hello',
       `  directory: ${dir}`,
       expect.stringContaining("behave.py (language: python)"),
       expect.stringMatching(/  log: .*ext-quitter\.log$/),
     ]);
+  });
+
+  test("exits before hello after writing why on stderr: the error ends with that last line (a missing module)", async () => {
+    const dir = join(tempDir(), "nomodule");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "nomodule", exec: "/bin/sh", args: ["run.sh"] }));
+    writeFileSync(join(dir, "run.sh"), "echo 'loading…' >&2\necho \"error: Cannot find module '@zot/extension-sdk'\" >&2\nexit 1\n");
+    const { manager } = host([dir]);
+    await manager.start();
+    const error = manager.loadErrors[0]!;
+    expect(error.message.split("\n")[0]).toBe(
+      `extension "nomodule" failed to load: exited before hello (exit status 1); its last stderr line: error: Cannot find module '@zot/extension-sdk'`,
+    );
   });
 
   test("killed by a signal before hello: the signal is reported", async () => {
