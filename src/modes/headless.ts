@@ -41,7 +41,7 @@ import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./p
 import { setupHeadless } from "./setup.ts";
 import { queueStderr } from "../common/stderr.ts";
 import { startStartupTrace, traceStartup } from "../common/startup-trace.ts";
-import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "./signals.ts";
+import { interruptedExitCode, interruptedLine, watchSignals } from "./signals.ts";
 
 /** Turns a finished run into success or the error it stands for. */
 function resultError(result: HeadlessResult): ZotError | undefined {
@@ -113,7 +113,7 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   signals.stop();
   if (interrupted !== undefined) {
     queueStderr(interruptedLine(interrupted));
-    return SIGNAL_EXIT_CODES[interrupted];
+    return interruptedExitCode(interrupted);
   }
   if (failure !== undefined) throw failure;
   return 0;

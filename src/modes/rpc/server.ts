@@ -45,7 +45,7 @@ import { RpcOutput } from "./output.ts";
 import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
 import { rpcExtensionUI } from "./ui.ts";
 import { CallOrder } from "../call-order.ts";
-import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "../signals.ts";
+import { interruptedExitCode, interruptedLine, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 import { stdoutRoom } from "../../common/stdout.ts";
 
@@ -154,7 +154,7 @@ export async function runRpc(flags: MainFlags): Promise<number> {
   const interrupted = signals.received();
   if (interrupted !== undefined) {
     queueStderr(interruptedLine(interrupted));
-    return SIGNAL_EXIT_CODES[interrupted];
+    return interruptedExitCode(interrupted);
   }
   if (failure !== undefined) throw failure;
   return end === "closed" ? 1 : 0;
