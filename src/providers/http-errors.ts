@@ -6,7 +6,9 @@
  * <detail>` — the original zot's `<name>: http <code>: <body>`, so what
  * scripts grep for (`http 429`) is there, with the body's own "type:
  * message" instead of its raw JSON — whitespace collapsed, at most 500
- * characters.
+ * characters. `credentialsOf` / `redactCredentials`: the request's own
+ * credentials (API key headers, bearer tokens) never reach an error line,
+ * even when a server or proxy echoes them back in its error body.
  */
 import * as v from "valibot";
 import { parseJson } from "../common/json.ts";
@@ -77,7 +79,43 @@ export function oneLine(text: string, max = 500): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export function httpErrorLine(label: string, status: number, statusText: string, body: string): string {
-  const detail = oneLine(describeErrorBody(body)) || statusText || "request failed";
+/** Header names whose value is (or carries) a credential. */
+const CREDENTIAL_HEADERS = new Set(["x-api-key", "api-key", "authorization", "proxy-authorization", "x-goog-api-key"]);
+/** Shorter values are not treated as secrets (the literal "ollama" key, test stand-ins): replacing them would mangle ordinary text. */
+const MIN_SECRET_CHARS = 8;
+export const REDACTED = "[redacted]";
+
+/** The credentials a request sends: the values of its key headers, without an auth scheme such as `Bearer `. */
+export function credentialsOf(headers: Readonly<Record<string, string>>): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) continue;
+    const secret = value.replace(/^(?:bearer|basic|token)\s+/i, "").trim();
+    if (secret.length >= MIN_SECRET_CHARS) secrets.push(secret);
+  }
+  return secrets;
+}
+
+/**
+ * `text` with every occurrence of each secret replaced by [redacted]; a
+ * text that ends in the first characters of a secret (a body cut at its
+ * cap mid-key) loses that tail too.
+ */
+export function redactCredentials(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    out = out.split(secret).join(REDACTED);
+    for (let keep = secret.length - 1; keep >= MIN_SECRET_CHARS; keep--) {
+      if (out.endsWith(secret.slice(0, keep))) {
+        out = `${out.slice(0, out.length - keep)}${REDACTED}`;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+export function httpErrorLine(label: string, status: number, statusText: string, body: string, secrets: readonly string[] = []): string {
+  const detail = oneLine(describeErrorBody(redactCredentials(body, secrets))) || statusText || "request failed";
   return `${label}: http ${status}: ${detail}`;
 }

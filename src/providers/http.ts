@@ -22,12 +22,13 @@
  * before its wait; an abort during the wait ends it at once). Any other
  * non-2xx status, or the last one, raises ProviderError "http" with one line
  * naming the status and the provider's own error message (body read up to
- * 4 KiB); a connection failure raises "network" naming the URL (plus the
- * caller's `connectHint`).
+ * 4 KiB; the request's credentials, should the body echo them, shown as
+ * [redacted]); a connection failure raises "network" naming the URL (plus
+ * the caller's `connectHint`).
  */
 import { systemErrorCode } from "../common/errors.ts";
 import { traceStartupOnce } from "../common/startup-trace.ts";
-import { ERROR_BODY_LIMIT_BYTES, httpErrorLine, readCapped } from "./http-errors.ts";
+import { credentialsOf, ERROR_BODY_LIMIT_BYTES, httpErrorLine, readCapped } from "./http-errors.ts";
 import {
   decideRetry,
   formatDuration,
@@ -329,7 +330,7 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       }
     }
     control.finish();
-    const line = httpErrorLine(label, response.status, response.statusText, errorBody);
+    const line = httpErrorLine(label, response.status, response.statusText, errorBody, credentialsOf(options.headers));
     if (!retryableStatus(response.status, response.headers)) throw new ProviderError("http", line, response.status, { url: displayUrl(url) });
     const decision = decideRetry({ retries, waitedMs }, policy, { retryAfterMs: serverRetryAfterMs(response.headers) });
     if (!decision.retry) throw new ProviderError("http", `${line} (${decision.why})`, response.status, { url: displayUrl(url) });
