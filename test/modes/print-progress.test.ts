@@ -42,14 +42,14 @@ const PID = /\[zot pid (\d+)\]/;
  * `[zot exited N]` to the terminal: once that arrived, so did every byte
  * zot wrote (one terminal, in order).
  */
-async function runOnPty(args: readonly string[], extraEnv: Record<string, string> = {}): Promise<PtyRun> {
+async function runOnPty(args: readonly string[], extraEnv: Record<string, string> = {}, prelude = ":"): Promise<PtyRun> {
   const binary = await zotBinary();
   const outFile = join(env.base, "stdout.txt");
   let received = "";
   const decoder = new TextDecoder();
   const terminal = new Bun.Terminal({ cols: 100, rows: 20, name: "xterm-256color", data: (_t, bytes) => void (received += decoder.decode(bytes, { stream: true })) });
   // zot runs in the background (stdin /dev/null; print mode has its prompt) so that the shell can say its pid.
-  const script = 'out=$1; shift; "$@" > "$out" & pid=$!; echo "[zot pid $pid]" >&2; wait "$pid"; echo "[zot exited $?]" >&2';
+  const script = prelude + '; out=$1; shift; "$@" > "$out" & pid=$!; echo "[zot pid $pid]" >&2; wait "$pid"; echo "[zot exited $?]" >&2';
   const proc = Bun.spawn(["/bin/sh", "-c", script, "sh", outFile, binary, ...args], {
     cwd: env.cwd,
     env: cleanEnv(env.home, { TERM: "xterm-256color", CI: undefined, ...extraEnv }),
@@ -121,6 +121,21 @@ describe("print mode on a terminal", () => {
     }
   }, 60_000);
 
+  test("a terminal that reports 0 columns (a PTY nobody sized) counts as 80 wide: the line is not cut to 20", async () => {
+    const reply = gate();
+    env.server.enqueue({ type: "text", text: "unsized", holdUntil: reply.promise });
+    const run = await runOnPty(["-p", "hello", ...env.providerArgs()], {}, "stty cols 0 rows 0");
+    try {
+      await run.waitFor(/zot: waiting for the model… \d+s/, "the whole waiting line");
+      reply.open();
+      expect(await run.exited()).toBe(0);
+      expect(run.stdout()).toBe("unsized\n");
+    } finally {
+      reply.open();
+      await run.stop();
+    }
+  }, 60_000);
+
   test("a running tool is named on the line; the answer after it is all of stdout", async () => {
     const command = "while [ ! -e go.flag ]; do sleep 0.05; done; echo tool-finished";
     env.server.enqueue({ type: "tool_calls", calls: [{ name: "bash", arguments: { command } }] }, { type: "text", text: "after the tool" });
@@ -168,6 +183,22 @@ describe("inCi", () => {
 });
 
 describe("no progress line", () => {
+  test("when TERM is dumb (no cursor control: the line's \\r and erase sequences would show as text)", async () => {
+    const reply = gate();
+    env.server.enqueue({ type: "text", text: "dumb answer", holdUntil: reply.promise });
+    const run = await runOnPty(["-p", "dumb", ...env.providerArgs()], { TERM: "dumb" });
+    try {
+      await Bun.sleep(PROGRESS_AFTER_MS + 2_000);
+      reply.open();
+      expect(await run.exited()).toBe(0);
+      expect(run.stdout()).toBe("dumb answer\n");
+      expect(run.raw()).toBe("");
+    } finally {
+      reply.open();
+      await run.stop();
+    }
+  }, 60_000);
+
   test("when stderr is a pipe, or when CI is set", async () => {
     const pipeReply = gate();
     const ciReply = gate();
