@@ -6,7 +6,9 @@
  * killing zot by the default action, so the process "exit" hook (the process
  * tree is ended there, common/process-tree.ts) always runs.
  *
- * Exit codes: SIGINT 130, SIGHUP 129, SIGTERM 143.
+ * Exit codes: SIGINT 130, SIGHUP 129, SIGTERM 143. SIGHUP or SIGINT
+ * ignored when zot started (nohup, a script's `zot … &`) stays ignored
+ * (common/signal-exit.ts ignoredAtStart): no handler is installed for it.
  *
  * With `stdoutGone` (print, JSON and RPC modes, whose output is the product)
  * stdout's reader going away (common/stdout.ts onStdoutGone) counts as a
@@ -24,7 +26,7 @@
  * to stop holding producers back and to bound its last flush (1 s): output
  * a stalled reader never took is lost.
  */
-import { SIGNAL_EXIT_CODES, type HandledSignal } from "../common/signal-exit.ts";
+import { SIGNAL_EXIT_CODES, ignoredAtStart, type HandledSignal } from "../common/signal-exit.ts";
 import { onStdoutGone, stdoutInterrupted, stdoutWriteFailure } from "../common/stdout.ts";
 
 export { SIGNAL_EXIT_CODES, type HandledSignal };
@@ -71,7 +73,8 @@ export function watchSignals(
     controller.abort();
     options.onSignal?.(name);
   };
-  for (const name of options.signals ?? ALL_SIGNALS) process.on(name, () => receive(name));
+  // A signal the parent had zot ignore (nohup: SIGHUP; `zot … &` in a script: SIGINT) stays ignored.
+  for (const name of options.signals ?? ALL_SIGNALS) if (!ignoredAtStart(name)) process.on(name, () => receive(name));
   if (options.stdoutGone) {
     onStdoutGone(() => {
       // Only the first report counts, and only while the mode runs: at its end the exit code is already decided.
