@@ -250,12 +250,20 @@ export function checkApiKey(apiKey: string): string {
   if (key === "") throw new ProviderError("config", "the API key is empty");
   if (key.length > MAX_API_KEY_LENGTH) throw new ProviderError("config", `the API key is longer than ${MAX_API_KEY_LENGTH} characters`);
   if (/[\s\x00-\x1f\x7f]/.test(key)) throw new ProviderError("config", "the API key contains spaces, line breaks or control characters");
+  if ((key[0] === '"' || key[0] === "'") && key.length >= 2 && key.at(-1) === key[0]) {
+    throw new ProviderError("config", "the API key is wrapped in quotes, which would be sent as part of it; give it without them");
+  }
   return key;
 }
 
 async function writeAuthFile(authFile: string, content: AuthFile): Promise<void> {
-  ensurePrivateDir(dirname(authFile));
-  await writeFileAtomic(authFile, `${JSON.stringify(content, null, 2)}\n`, PRIVATE_FILE_MODE);
+  try {
+    ensurePrivateDir(dirname(authFile));
+    await writeFileAtomic(authFile, `${JSON.stringify(content, null, 2)}\n`, PRIVATE_FILE_MODE);
+  } catch (err) {
+    const code = systemErrorCode(err);
+    throw new ProviderError("config", `cannot write ${authFile}: ${code ?? errorMessage(err)}${code === "EROFS" ? " (read-only file system)" : code === "ENOSPC" ? " (no space left on device)" : ""}`, undefined, { file: authFile }, { cause: err });
+  }
 }
 
 /** A client for a provider without a key: every model call fails with `error` (the interactive mode starts without a key and asks for one). */
