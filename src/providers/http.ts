@@ -23,7 +23,8 @@
  * non-2xx status, or the last one, raises ProviderError "http" with one line
  * naming the status and the provider's own error message (body read up to
  * 4 KiB; the request's credentials, should the body echo them, shown as
- * [redacted]); a connection failure raises "network" naming the URL (plus
+ * [redacted]); a connection failure raises "network" naming the URL (and
+ * the proxy it went through, from HTTPS_PROXY / HTTP_PROXY: proxy.ts; plus
  * the caller's `connectHint`).
  */
 import { systemErrorCode } from "../common/errors.ts";
@@ -42,6 +43,7 @@ import {
   type RetryPolicy,
 } from "./retry.ts";
 import { Deadline } from "./deadline.ts";
+import { proxyFor } from "./proxy.ts";
 import { ProviderError, type RetryNotice } from "./types.ts";
 
 export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
@@ -242,14 +244,17 @@ class AttemptControl {
 }
 
 function networkError(err: unknown, target: { label: string; url: string; hint?: string; note?: string }, phase: "connect" | "stream"): ProviderError {
+  const proxy = proxyFor(target.url);
+  // The proxy may be what failed: the line names it, and the variable that chose it.
   const url = displayUrl(target.url);
+  const where = `${url}${proxy === undefined ? "" : ` through the proxy ${proxy.proxy} (${proxy.variable})`}`;
   const detail = networkDetail(err);
   const note = target.note ? ` (${target.note})` : "";
   const hint = target.hint ? ` — ${target.hint}` : "";
   const message =
     phase === "connect"
-      ? `${target.label}: cannot connect to ${url}: ${detail}${note}${hint}`
-      : `${target.label}: connection dropped mid-stream (${url}): ${detail}`;
+      ? `${target.label}: cannot connect to ${where}: ${detail}${note}${hint}`
+      : `${target.label}: connection dropped mid-stream (${where}): ${detail}`;
   return new ProviderError("network", message, undefined, { url, code: systemErrorCode(err) }, { cause: err });
 }
 
