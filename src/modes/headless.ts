@@ -40,6 +40,7 @@ import { startPrintProgress, type PrintProgress } from "./print-progress.ts";
 import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
 import { setupHeadless } from "./setup.ts";
 import { queueStderr } from "../common/stderr.ts";
+import { envSettingWarnings } from "../common/env-settings.ts";
 import { startStartupTrace, traceStartup } from "../common/startup-trace.ts";
 import { interruptedExitCode, interruptedLine, watchSignals } from "./signals.ts";
 
@@ -74,6 +75,7 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   let progress: PrintProgress | undefined;
   try {
     const options = parseHeadlessOptions(flags);
+    for (const warning of envSettingWarnings()) queueStderr(warning);
     if (flags.noYolo) queueStderr(HEADLESS_NO_YOLO_WARNING);
     const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
     const showEvent = (event: AgentEvent): void => {
