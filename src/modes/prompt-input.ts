@@ -6,11 +6,13 @@
  * MAX_STDIN_PROMPT_BYTES (32 MiB) are read: a larger stdin is ZotError
  * "mode.prompt_too_large" as soon as the limit is passed (the rest is not
  * read), instead of zot holding all of it (the model could not take it).
+ * A stdin that cannot be read (a directory: `zot -p < /`) is ZotError
+ * "mode.stdin_unreadable" naming the error.
  * Also the abort helpers the modes use to stop waiting on input when a
  * signal arrives.
  */
 import { fstatSync } from "node:fs";
-import { UsageError, ZotError } from "../common/errors.ts";
+import { UsageError, ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 
 export const MAX_STDIN_PROMPT_BYTES = 32 * 1024 * 1024;
 
@@ -53,12 +55,25 @@ function stdinIsCharacterDevice(): boolean {
 
 /** All of stdin as text, or ZotError once more than `limit` bytes came. */
 async function readStdinBounded(limit: number): Promise<string> {
-  const reader = Bun.stdin.stream().getReader();
+  let reader: ReturnType<ReturnType<typeof Bun.stdin.stream>["getReader"]>;
+  const readFailed = (err: unknown): ZotError =>
+    new ZotError("mode.stdin_unreadable", `cannot read the prompt from stdin (${systemErrorCode(err) ?? errorMessage(err)}); give it as an argument or pipe it in`, {}, { cause: err });
+  try {
+    reader = Bun.stdin.stream().getReader();
+  } catch (err) {
+    throw readFailed(err);
+  }
   const parts: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        throw readFailed(err);
+      }
+      const { done, value } = chunk;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {

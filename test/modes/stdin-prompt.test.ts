@@ -5,7 +5,8 @@
  * so, exit 1, no model call (it used to be read until memory ran out); a
  * character device (/dev/zero, /dev/null) is not read at all, as the
  * original's test for a prompt on stdin, so the run stops with the no-prompt
- * usage error (exit 2) instead of reading /dev/zero for ever.
+ * usage error (exit 2) instead of reading /dev/zero for ever; a stdin that
+ * cannot be read (a directory) is an error naming why.
  */
 import { describe, expect, test } from "bun:test";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
@@ -46,6 +47,14 @@ describe("the prompt on stdin", () => {
     const result = await runWithShellStdin("ZOT < /dev/zero", ["-p", ...env.providerArgs()]);
     expect(result.stderr).toBe("zot: print mode requires a prompt (argument or stdin)\nrun 'zot --help' for usage\n");
     expect(result.code).toBe(2);
+  });
+
+  test("a stdin that cannot be read (a directory) is named, exit 1 (was: internal error)", async () => {
+    const result = await runWithShellStdin("ZOT < /", ["--json", ...env.providerArgs()]);
+    const message = "cannot read the prompt from stdin (EISDIR); give it as an argument or pipe it in";
+    expect(result.stdout).toBe(`${JSON.stringify({ type: "error", message })}\n`);
+    expect(result.stderr).toBe(`zot: ${message}\n`);
+    expect(result.code).toBe(1);
   });
 
   test("a pipe of 1 MiB is the prompt, trimmed", async () => {
