@@ -1,0 +1,42 @@
+/**
+ * A relative ZOT_HOME (`ZOT_HOME=.zot-state` in a CI job) with `--cwd`
+ * pointing elsewhere, through dist/zot: the home is the directory under
+ * where zot was started, and every path zot hands out is absolute — the
+ * bash tool's full-output file named in a result can be opened from the
+ * project (it was `.zot-state/tmp/zot-bash-….log`, relative, which the
+ * model's tools resolved against --cwd), and the commands zot starts see
+ * the absolute ZOT_HOME.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { resolveZotHome } from "../../src/common/home.ts";
+import { useModeEnv, type ModeEnv } from "./helpers.ts";
+
+let env: ModeEnv;
+useModeEnv((created) => (env = created));
+
+describe("a relative ZOT_HOME", () => {
+  test("anchored where zot started: the full-output path and the commands' ZOT_HOME are absolute", async () => {
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "toolu_1", name: "bash", arguments: { command: 'seq 1 5000; echo "home=$ZOT_HOME"' } }] },
+      { type: "text", text: "done" },
+    );
+    const state = join(env.base, "state");
+    const result = await env.run(["--json", "go", "--cwd", env.cwd, "--no-session", ...env.providerArgs()], { cwd: env.base, env: { ZOT_HOME: "state" } });
+    expect(result.code).toBe(0);
+    const toolResult = result.stdout.split("\n").find((line) => line.startsWith('{"type":"tool_result"')) ?? "";
+    const text = (JSON.parse(toolResult) as { content: { text: string }[] }).content[0]?.text ?? "";
+    expect(text).toContain(`home=${state}\n`);
+    const spill = /full output: ([^)]+)\)/.exec(text)?.[1] ?? "";
+    expect(spill).toStartWith(`${join(state, "tmp")}/`);
+    expect(existsSync(spill)).toBe(true);
+  });
+
+  test("resolveZotHome anchors relative ZOT_HOME and XDG_STATE_HOME at the given directory", () => {
+    const base = { platform: "linux" as const, home: "/home/pat", cwd: "/work/job" };
+    expect(resolveZotHome({ ...base, env: { ZOT_HOME: ".zot-state" } })).toBe("/work/job/.zot-state");
+    expect(resolveZotHome({ ...base, env: { XDG_STATE_HOME: "state" } })).toBe("/work/job/state/zot");
+    expect(resolveZotHome({ ...base, env: { ZOT_HOME: "/abs" } })).toBe("/abs");
+  });
+});
