@@ -8,6 +8,9 @@
  * working directory zot started in (the same directory, but paths zot hands
  * out — the bash tool's full-output file, a subagent's home — stay right
  * when `--cwd` points elsewhere); kept as given if that directory is gone.
+ * A leading `~` or `~/` (left unexpanded where no shell reads the value:
+ * GitHub Actions' `env:`, `docker -e`) is the user's home directory, not a
+ * directory named `~` in the checkout.
  * Pure functions of the environment: nothing is created here.
  */
 import { homedir } from "node:os";
@@ -25,7 +28,10 @@ function currentHomeEnv(): HomeEnv {
   return { env: process.env, platform: process.platform, home: homedir() };
 }
 
-function absolute(path: string, cwd: string | undefined): string {
+function absolute(path: string, cwd: string | undefined, home: string): string {
+  // `~` is not expanded where no shell reads the value (GitHub Actions' env:, docker -e): the user's home is meant, not a directory named "~".
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
   if (isAbsolute(path)) return path;
   try {
     return resolve(cwd ?? process.cwd(), path);
@@ -37,8 +43,8 @@ function absolute(path: string, cwd: string | undefined): string {
 
 export function resolveZotHome(input: HomeEnv = currentHomeEnv()): string {
   const { env, platform, home } = input;
-  if (env.ZOT_HOME) return absolute(env.ZOT_HOME, input.cwd);
-  if (env.XDG_STATE_HOME) return join(absolute(env.XDG_STATE_HOME, input.cwd), "zot");
+  if (env.ZOT_HOME) return absolute(env.ZOT_HOME, input.cwd, home);
+  if (env.XDG_STATE_HOME) return join(absolute(env.XDG_STATE_HOME, input.cwd, home), "zot");
   if (platform === "darwin") return join(home, "Library", "Application Support", "zot");
   if (platform === "win32") {
     // An empty LOCALAPPDATA counts as unset (never a relative "zot").
@@ -55,7 +61,7 @@ export function resolveZotHome(input: HomeEnv = currentHomeEnv()): string {
  */
 export function anchorZotHome(env: Record<string, string | undefined> = process.env): void {
   const value = env.ZOT_HOME;
-  if (value) env.ZOT_HOME = absolute(value, undefined);
+  if (value) env.ZOT_HOME = absolute(value, undefined, homedir());
 }
 
 /** The fixed layout under $ZOT_HOME. */

@@ -5,10 +5,12 @@
  * bash tool's full-output file named in a result can be opened from the
  * project (it was `.zot-state/tmp/zot-bash-….log`, relative, which the
  * model's tools resolved against --cwd), and the commands zot starts see
- * the absolute ZOT_HOME.
+ * the absolute ZOT_HOME. A leading `~/`, which no shell expanded (GitHub
+ * Actions' `env:`, `docker -e`), is the user's home: the sessions used to go
+ * to a directory named `~` inside the checkout.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { resolveZotHome } from "../../src/common/home.ts";
 import { useModeEnv, type ModeEnv } from "./helpers.ts";
@@ -33,10 +35,23 @@ describe("a relative ZOT_HOME", () => {
     expect(existsSync(spill)).toBe(true);
   });
 
+  test("ZOT_HOME=~/.zot as GitHub Actions' env: passes it (no shell expands the ~): the user's home, not a ~ directory in the checkout", async () => {
+    const userHome = join(env.base, "user-home");
+    mkdirSync(userHome);
+    env.server.enqueue({ type: "text", text: "saved" });
+    const result = await env.run(["-p", "hi", ...env.providerArgs()], { cwd: env.cwd, env: { ZOT_HOME: "~/.zot", HOME: userHome } });
+    expect([result.code, result.stdout]).toEqual([0, "saved\n"]);
+    expect(existsSync(join(env.cwd, "~"))).toBe(false);
+    expect(readdirSync(join(userHome, ".zot", "sessions")).length).toBe(1);
+  });
+
   test("resolveZotHome anchors relative ZOT_HOME and XDG_STATE_HOME at the given directory", () => {
     const base = { platform: "linux" as const, home: "/home/pat", cwd: "/work/job" };
     expect(resolveZotHome({ ...base, env: { ZOT_HOME: ".zot-state" } })).toBe("/work/job/.zot-state");
     expect(resolveZotHome({ ...base, env: { XDG_STATE_HOME: "state" } })).toBe("/work/job/state/zot");
     expect(resolveZotHome({ ...base, env: { ZOT_HOME: "/abs" } })).toBe("/abs");
+    expect(resolveZotHome({ ...base, env: { ZOT_HOME: "~/.zot" } })).toBe("/home/pat/.zot");
+    expect(resolveZotHome({ ...base, env: { ZOT_HOME: "~" } })).toBe("/home/pat");
+    expect(resolveZotHome({ ...base, env: { XDG_STATE_HOME: "~/.local/state" } })).toBe("/home/pat/.local/state/zot");
   });
 });
