@@ -72,6 +72,8 @@ export interface PostStreamOptions {
 
 export interface StreamingResponse {
   readonly status: number;
+  /** The response's content-type header ("" when absent). */
+  readonly contentType: string;
   readonly body: ReadableStream<Uint8Array>;
   /** A complete SSE event arrived: restarts the idle timeout. */
   sawEvent(): void;
@@ -318,6 +320,7 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
     if (response.ok && response.body) {
       return {
         status: response.status,
+        contentType: response.headers.get("content-type") ?? "",
         body: guardBody(response.body, control, { label, url }),
         sawEvent: () => control.sawEvent(),
         sawOutput: () => control.sawOutput(),

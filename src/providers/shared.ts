@@ -15,7 +15,7 @@ import { settledOrAborted } from "../common/abortable-wait.ts";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { stdoutRoom } from "../common/stdout.ts";
 import { quickAccept } from "./quick-accept.ts";
-import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
+import { displayUrl, postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { charsText, SseParser, type SseEvent } from "./sse.ts";
 import {
@@ -218,7 +218,9 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
  * timeout (http.ts); model output past ZOT_STREAM_MAX_OUTPUT_CHARS (16 Mi
  * characters of text, thinking and tool-call arguments together) is
  * "too_large"; an abort resolves with stop "aborted" and the partial
- * message; a stream that ends before its terminal event is "truncated".
+ * message; a stream that ends before its terminal event is "truncated"
+ * (named "not an event stream", with its content-type and first
+ * characters, when a 2xx response had no event and another content-type).
  * While common/stdout.ts has no room, the next event is not read (neither
  * timeout runs meanwhile).
  */
@@ -239,6 +241,9 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
     options.onEvent(event);
   });
   let terminal = false;
+  /** Events seen, and the response's first characters: a 200 that is no event stream at all is named as such. */
+  let events = 0;
+  let opening = "";
   const finish = (stop: StopReason): StreamResult => {
     const usage = { ...emptyUsage(), ...decoder.usage() };
     usage.cost_usd = computeCost(usage, request.model);
@@ -267,7 +272,9 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
     try {
       reading: for (;;) {
         const { done, value } = await reader.read();
+        if (value !== undefined && opening.length < OPENING_CHARS) opening += new TextDecoder().decode(value.subarray(0, OPENING_CHARS));
         for (const event of parser.feed(done ? undefined : value)) {
+          events++;
           response.sawEvent();
           if (request.signal.aborted) break reading;
           if (decoder.handle(event)) {
@@ -297,7 +304,27 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
       decoder.closeOpen?.();
       return finish("aborted");
     }
+    if (events === 0 && response !== undefined && !/text\/event-stream/i.test(response.contentType)) {
+      throw notAnEventStream(label, options.url, response.contentType, opening);
+    }
     throw new ProviderError("truncated", `${label}: stream ended before ${options.terminalName} (response incomplete)`);
   }
   return finish(decoder.stopReason());
+}
+
+const OPENING_CHARS = 200;
+
+/**
+ * A 2xx response without a single event and not declared an event stream
+ * (a proxy's login page, a web server that is not the API at --base-url):
+ * what it was instead, so that the user looks at the URL rather than at
+ * the model.
+ */
+function notAnEventStream(label: string, url: string, contentType: string, opening: string): ProviderError {
+  const start = opening.replace(/[\x00-\x1f\x7f-\x9f\s]+/g, " ").trim();
+  const shown = start.length > 60 ? `${start.slice(0, 59)}…` : start;
+  const what = `${contentType === "" ? "no content-type" : `content-type ${contentType.split(";")[0]?.trim()}`}${shown === "" ? ", empty" : `, starting ${JSON.stringify(shown)}`}`;
+  return new ProviderError("truncated", `${label}: the response from ${displayUrl(url)} is not an event stream (${what}); is --base-url right, or is a proxy answering?`, undefined, {
+    url: displayUrl(url),
+  });
 }
