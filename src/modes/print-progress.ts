@@ -1,7 +1,7 @@
 /**
  * Print mode's progress line: stdout stays the answer alone, but a person
  * watching a terminal learns that zot is still at work. Only when stderr is
- * a terminal that understands cursor control (TERM is not "dumb") and the
+ * a terminal that understands cursor control (TERM set, and not "dumb") and the
  * run is not in CI (`CI` set to anything but "", "0" or "false"); otherwise
  * startPrintProgress returns undefined and nothing changes. Once PROGRESS_AFTER_MS (3 s) passed with no stderr text from
  * zot, one line is drawn on stderr and redrawn in place every second
@@ -46,9 +46,9 @@ function writeStderrRaw(text: string): void {
   }
 }
 
-/** The progress line for this run, or undefined when stderr is no terminal (or a dumb one) or this is CI. */
+/** The progress line for this run, or undefined when stderr is no terminal (or a dumb or unnamed one) or this is CI. */
 export function startPrintProgress(env: Readonly<Record<string, string | undefined>> = process.env): PrintProgress | undefined {
-  if (inCi(env) || env.TERM === "dumb" || !stderrIsTerminal()) return undefined;
+  if (inCi(env) || !env.TERM || env.TERM === "dumb" || !stderrIsTerminal()) return undefined;
   const startedAt = Date.now();
   let quietSince = startedAt;
   let shown = false;

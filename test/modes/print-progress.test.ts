@@ -34,6 +34,7 @@ interface PtyRun {
 }
 
 const SENTINEL = /\[zot exited (\d+)\]/;
+let ptyRuns = 0;
 const PID = /\[zot pid (\d+)\]/;
 
 /**
@@ -44,7 +45,8 @@ const PID = /\[zot pid (\d+)\]/;
  */
 async function runOnPty(args: readonly string[], extraEnv: Record<string, string> = {}, prelude = ":"): Promise<PtyRun> {
   const binary = await zotBinary();
-  const outFile = join(env.base, "stdout.txt");
+  // One file per run: a test may have two at once.
+  const outFile = join(env.base, `stdout-${++ptyRuns}.txt`);
   let received = "";
   const decoder = new TextDecoder();
   const terminal = new Bun.Terminal({ cols: 100, rows: 20, name: "xterm-256color", data: (_t, bytes) => void (received += decoder.decode(bytes, { stream: true })) });
@@ -183,19 +185,29 @@ describe("inCi", () => {
 });
 
 describe("no progress line", () => {
-  test("when TERM is dumb (no cursor control: the line's \\r and erase sequences would show as text)", async () => {
-    const reply = gate();
-    env.server.enqueue({ type: "text", text: "dumb answer", holdUntil: reply.promise });
-    const run = await runOnPty(["-p", "dumb", ...env.providerArgs()], { TERM: "dumb" });
+  test("when TERM is dumb or unset (no known cursor control: the line's \\r and erase sequences would show as text)", async () => {
+    const dumbReply = gate();
+    const unsetReply = gate();
+    env.server.enqueueFor((body) => JSON.stringify(body).includes("dumb-term"), { type: "text", text: "dumb answer", holdUntil: dumbReply.promise });
+    env.server.enqueueFor((body) => JSON.stringify(body).includes("no-term"), { type: "text", text: "unset answer", holdUntil: unsetReply.promise });
+    const dumb = await runOnPty(["-p", "dumb-term", ...env.providerArgs()], { TERM: "dumb" });
+    // The shell drops TERM just before zot starts (Bun.spawn's env keeps what the helper sets).
+    const unset = await runOnPty(["-p", "no-term", ...env.providerArgs()], {}, "unset TERM");
     try {
       await Bun.sleep(PROGRESS_AFTER_MS + 2_000);
-      reply.open();
-      expect(await run.exited()).toBe(0);
-      expect(run.stdout()).toBe("dumb answer\n");
-      expect(run.raw()).toBe("");
+      dumbReply.open();
+      unsetReply.open();
+      expect(await dumb.exited()).toBe(0);
+      expect(await unset.exited()).toBe(0);
+      expect(dumb.stdout()).toBe("dumb answer\n");
+      expect(unset.stdout()).toBe("unset answer\n");
+      expect(dumb.raw()).toBe("");
+      expect(unset.raw()).toBe("");
     } finally {
-      reply.open();
-      await run.stop();
+      dumbReply.open();
+      unsetReply.open();
+      await dumb.stop();
+      await unset.stop();
     }
   }, 60_000);
 
