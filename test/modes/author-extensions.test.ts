@@ -22,6 +22,7 @@ function installGuard(rules: string): void {
 
 type Line = Record<string, unknown>;
 const lines = (stdout: string): Line[] => stdout.trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
+const deltas = (events: Line[]): string => events.filter((e) => e.type === "text_delta").map((e) => e.delta as string).join("");
 
 test("a guard that sends ready but takes a while to register (here 0.8 s) is waited for: its tool_call block applies to the first prompt", async () => {
   installGuard("start_delay 0.8\nblock_tool bash\n");
@@ -31,4 +32,36 @@ test("a guard that sends ready but takes a while to register (here 0.8 s) is wai
   const toolResult = lines(result.stdout).find((e) => e.type === "tool_result");
   expect(toolResult).toMatchObject({ is_error: true, content: [{ type: "text", text: "shguard refused bash" }] });
   expect(result.stdout).not.toContain("UNGUARDED\\n");
+});
+
+test("--json and RPC: while a guard intercepts assistant_message, streamed text_delta carries only the delivered text", async () => {
+  installGuard("redact sk-ant-[0-9]+\n");
+  env.server.enqueue(
+    { type: "tool_calls", text: "key sk-ant-123 here", calls: [{ name: "bash", arguments: { command: "true" } }] },
+    { type: "text", text: "again sk-ant-456 there", chunks: 4 },
+  );
+  const json = await env.run(["--json", "go", ...env.providerArgs()], { timeoutMs: 25_000 });
+  expect(json.code).toBe(0);
+  expect(json.stdout).not.toContain("sk-ant");
+  const events = lines(json.stdout);
+  expect(deltas(events)).toBe("key [redacted] hereagain [redacted] there");
+  // Order kept: the delta, the tool-use stream, usage, then the message.
+  const types = events.map((e) => e.type).filter((t) => t !== "tool_use_args");
+  expect(types.slice(0, 9)).toEqual(["user_message", "turn_start", "assistant_start", "text_delta", "tool_use_start", "tool_use_end", "usage", "assistant_message", "tool_call"]);
+
+  env.server.enqueue({ type: "text", text: "rpc sk-ant-789 end", chunks: 3 });
+  const rpc = await env.run(["rpc", ...env.providerArgs()], { stdin: '{"type":"prompt","message":"hi"}\n', timeoutMs: 25_000 });
+  expect(rpc.code).toBe(0);
+  expect(rpc.stdout).not.toContain("sk-ant");
+  expect(deltas(lines(rpc.stdout))).toBe("rpc [redacted] end");
+});
+
+test("--json: a message the guard hides streams no text at all", async () => {
+  installGuard("hide_reply not for you\n");
+  env.server.enqueue({ type: "text", text: "the hidden words", chunks: 3 });
+  const result = await env.run(["--json", "go", ...env.providerArgs()], { timeoutMs: 25_000 });
+  expect(result.code).toBe(0);
+  expect(result.stdout).not.toContain("hidden words");
+  expect(lines(result.stdout).filter((e) => e.type === "text_delta")).toEqual([]);
+  expect(result.stderr).toContain("[shguard] hid the assistant's message: not for you");
 });

@@ -12,9 +12,10 @@
  * queued from its tool_call and runs from its tool_start (the loop announces
  * every call of a step before the first one runs).
  *
- * Assistant text is held live (not committed) while `holdText()` says an
- * extension intercepts assistant messages: a guard may still hide or
- * replace it; the delivered text (assistant_message) is what is committed.
+ * Assistant text is held (neither committed nor shown live) while
+ * `holdText()` says an extension intercepts assistant messages: a guard may
+ * still hide or replace it; the delivered text (assistant_message) is what
+ * is shown and committed.
  * Text streamed but never delivered (a hidden message) is dropped at
  * turn_end; an aborted stream's partial text is committed as it stands.
  * No I/O; time comes from `now()`.
@@ -260,7 +261,8 @@ export class Chat {
     for (const item of this.#items) {
       if (item.kind === "tool") rows.push(...item.card.render(width, now(), theme));
       else if (item.kind === "lines") rows.push(...item.lines(width));
-      else rows.push(...this.#paintText(item, item.stream.render(width)));
+      // Text a guard may still hide or replace is not shown until it is delivered.
+      else if (!(item.kind === "text" && !item.finished && this.#options.holdText?.() === true)) rows.push(...this.#paintText(item, item.stream.render(width)));
     }
     return rows;
   }
