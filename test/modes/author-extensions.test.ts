@@ -65,3 +65,13 @@ test("--json: a message the guard hides streams no text at all", async () => {
   expect(lines(result.stdout).filter((e) => e.type === "text_delta")).toEqual([]);
   expect(result.stderr).toContain("[shguard] hid the assistant's message: not for you");
 });
+
+test("-p with stderr on a pipe: a notify longer than the 1 MiB stderr queue is cut with a note, not dropped without a word", async () => {
+  installGuard("");
+  const result = await env.run(["-p", "/sbig 2000000", ...env.providerArgs()], { timeoutMs: 25_000 });
+  expect(result.code).toBe(0);
+  expect(result.stderr).toContain("[shguard] info: aaaaaaaa");
+  expect(result.stderr).toMatch(/zot: warning: \d+ bytes of stderr output were dropped \(a text longer than the 1 MiB stderr queue was cut\)\n$/);
+  expect(result.stderr.length).toBeGreaterThan(1_000_000);
+  expect(result.stderr.length).toBeLessThanOrEqual(1024 * 1024 + 200);
+});
