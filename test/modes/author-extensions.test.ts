@@ -4,7 +4,7 @@
  * the POSIX sh + jq guard in test/fixtures/extensions/author-shguard
  * (rules in its data_dir's `rules` file, see guard.sh).
  */
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "bun:test";
 import { FIXTURES } from "../support/extensions.ts";
@@ -74,4 +74,13 @@ test("-p with stderr on a pipe: a notify longer than the 1 MiB stderr queue is c
   expect(result.stderr).toMatch(/zot: warning: \d+ bytes of stderr output were dropped \(a text longer than the 1 MiB stderr queue was cut\)\n$/);
   expect(result.stderr.length).toBeGreaterThan(1_000_000);
   expect(result.stderr.length).toBeLessThanOrEqual(1024 * 1024 + 200);
+});
+
+test("command_invoked carries args \"\" when nothing follows the command name (as zot ext test sends it), trimmed otherwise", async () => {
+  installGuard("");
+  expect((await env.run(["-p", "/sg", ...env.providerArgs()])).code).toBe(0);
+  expect((await env.run(["-p", "/sg    rewrite_bash   echo x  ", ...env.providerArgs()])).code).toBe(0);
+  const received = readFileSync(join(env.home, "extensions", "shguard", "frames.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
+  const invoked = received.filter((f) => f.type === "command_invoked").map(({ name, args }) => ({ name, args }));
+  expect(invoked).toEqual([{ name: "sg", args: "" }, { name: "sg", args: "rewrite_bash   echo x" }]);
 });
