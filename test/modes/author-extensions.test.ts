@@ -84,3 +84,13 @@ test("command_invoked carries args \"\" when nothing follows the command name (a
   const invoked = received.filter((f) => f.type === "command_invoked").map(({ name, args }) => ({ name, args }));
   expect(invoked).toEqual([{ name: "sg", args: "" }, { name: "sg", args: "rewrite_bash   echo x" }]);
 });
+
+test("zot ext test warns about a command named like one of zot's own (/help) and does not exercise it, as zot never routes it", async () => {
+  installGuard("");
+  const result = await env.run(["ext", "test", join(env.home, "extensions", "shguard"), "--json"], { timeoutMs: 25_000 });
+  expect(result.code).toBe(0);
+  const report = JSON.parse(result.stdout) as { checks: { check: string; status: string; detail: string }[] };
+  expect(report.checks).toContainEqual({ check: "registration", status: "warn", detail: `command "/help" is one of zot's own slash commands, which wins: it is never invoked` });
+  expect(report.checks.map((c) => c.check)).not.toContain("command /help");
+  expect(report.checks.map((c) => c.check)).toContain("command /sg");
+});
