@@ -94,3 +94,15 @@ test("zot ext test warns about a command named like one of zot's own (/help) and
   expect(report.checks.map((c) => c.check)).not.toContain("command /help");
   expect(report.checks.map((c) => c.check)).toContain("command /sg");
 });
+
+test("--ext of an extension whose manifest says enabled: false is not started, and a warning says why", async () => {
+  const dir = join(env.base, "disabled-guard");
+  cpSync(join(FIXTURES, "author-shguard"), dir, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(dir, "extension.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(dir, "extension.json"), JSON.stringify({ ...manifest, enabled: false }));
+  env.server.enqueue({ type: "text", text: "plain answer" });
+  const result = await env.run(["-p", "hi", "--ext", dir, ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("plain answer\n");
+  expect(result.stderr).toContain(`zot: warning: extension "shguard" not started: ${join(dir, "extension.json")} says "enabled": false (--ext does not override it)`);
+});
