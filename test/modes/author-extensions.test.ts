@@ -106,3 +106,17 @@ test("--ext of an extension whose manifest says enabled: false is not started, a
   expect(result.stdout).toBe("plain answer\n");
   expect(result.stderr).toContain(`zot: warning: extension "shguard" not started: ${join(dir, "extension.json")} says "enabled": false (--ext does not override it)`);
 });
+
+test("--json: a subagent's streamed text passes its guard too (subagent_event text_delta carries only the delivered text)", async () => {
+  installGuard("redact sk-ant-[0-9]+\n");
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ name: "agent", arguments: { prompt: "sub task", description: "d" } }] },
+    { type: "text", text: "child sk-ant-42 answer", chunks: 3 },
+    { type: "text", text: "parent done" },
+  );
+  const result = await env.run(["--json", "spawn", ...env.providerArgs()], { timeoutMs: 25_000 });
+  expect(result.code).toBe(0);
+  expect(result.stdout).not.toContain("ant-42");
+  const childDeltas = lines(result.stdout).filter((e) => e.type === "subagent_event").map((e) => e.event as Line);
+  expect(deltas(childDeltas)).toBe("child [redacted] answer");
+});
