@@ -9,7 +9,7 @@ import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES } from "../support/extensions.ts";
 import type { ModeEnv } from "./helpers.ts";
-import { TEST_MS, startChat, useChatEnv, waitForCommand, waitIdle } from "./tui-chat.ts";
+import { TEST_MS, rowsWith, startChat, useChatEnv, waitForCommand, waitIdle } from "./tui-chat.ts";
 
 let env: ModeEnv;
 useChatEnv((created) => (env = created));
@@ -32,4 +32,18 @@ test("a guard's replace_text: the streamed original is never shown, the replacem
   await waitIdle(tui);
   stop();
   expect(shown).toBe(false);
+}, TEST_MS);
+
+test("while an extension's slash command is answered, the status bar says it waits for that extension, not for the model", async () => {
+  const dir = join(env.home, "extensions", "shguard");
+  cpSync(join(FIXTURES, "author-shguard"), dir, { recursive: true });
+  writeFileSync(join(dir, "rules"), "cmd_delay 2\n");
+  const tui = await startChat(env, { columns: 100, rows: 30 });
+  await waitForCommand(tui, "sg");
+  tui.type("/sg");
+  tui.press("enter");
+  await tui.waitForText("waiting for extension shguard (/sg)", "screen");
+  expect(rowsWith(tui.screen.screen(), "waiting for the model")).toEqual([]);
+  await tui.waitForText("[shguard] rules:");
+  await waitIdle(tui);
 }, TEST_MS);

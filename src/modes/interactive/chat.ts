@@ -65,10 +65,13 @@ export type Activity =
   /** Calls wait for their guards (extension interceptors or the confirmation). */
   | { readonly kind: "guard"; readonly names: readonly string[] }
   /** Calls are made but none runs or is being checked (one is about to start). */
-  | { readonly kind: "queued"; readonly names: readonly string[] };
+  | { readonly kind: "queued"; readonly names: readonly string[] }
+  /** A slash command waits for its extension's answer (`label`: `nodeall (/todo)`). */
+  | { readonly kind: "extension"; readonly label: string };
 
 export class Chat {
   readonly #options: ChatOptions;
+  #awaitedExtension: string | undefined;
   readonly #items: Item[] = [];
   readonly #tools = new Map<string, ToolCard>();
   /** Every tool card of the conversation shown so far (bounded), for Ctrl+O. */
@@ -212,7 +215,13 @@ export class Chat {
     if (queued.length > 0) return { kind: "queued", names: queued.map((card) => card.name) };
     if (this.#thinking !== undefined) return { kind: "thinking" };
     if (this.#text !== undefined || this.#tools.size > 0) return { kind: "streaming" };
-    return this.#inTurn ? { kind: "waiting" } : undefined;
+    if (this.#inTurn) return { kind: "waiting" };
+    return this.#awaitedExtension === undefined ? undefined : { kind: "extension", label: this.#awaitedExtension };
+  }
+
+  /** An extension command's answer is awaited (`label`, e.g. `nodeall (/todo)`), or no longer (undefined). */
+  awaitExtension(label: string | undefined): void {
+    this.#awaitedExtension = label;
   }
 
   /** The full output of the conversation's tool calls (oldest first), for the Ctrl+O view. */
