@@ -61,7 +61,7 @@ function parseArgs(command: "trust" | "untrust", argv: readonly string[]): { hel
 }
 
 function projectDir(dir: string | undefined): string {
-  const path = dir === undefined ? currentDirectory() : resolveFromCwd(dir);
+  const path = dir === undefined ? currentDirectory("give the directory as an argument") : resolveFromCwd(dir);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new ZotError("trust", `${path} is not a directory`, { dir: path });
   return path;
 }

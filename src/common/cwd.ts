@@ -9,13 +9,14 @@
 import { resolve } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "./errors.ts";
 
-export function currentDirectory(): string {
+/** process.cwd(), or ZotError "cwd.removed" ending with `remedy` (how this command is given a directory). */
+export function currentDirectory(remedy = "pass --cwd <dir>"): string {
   try {
     return process.cwd();
   } catch (err) {
     const code = systemErrorCode(err);
     const why = code === "ENOENT" ? "no longer exists (it was removed after the shell went into it)" : `cannot be read (${code ?? errorMessage(err)})`;
-    throw new ZotError("cwd.removed", `the working directory ${why}; cd into a directory that exists, or pass --cwd <dir>`, { code }, { cause: err });
+    throw new ZotError("cwd.removed", `the working directory ${why}; cd into a directory that exists, or ${remedy}`, { code }, { cause: err });
   }
 }
 

@@ -49,6 +49,9 @@ describe.if(process.platform === "linux")("started from a removed directory", ()
       expect([print.code, print.stdout, print.stderr]).toEqual([1, "", `zot: ${MESSAGE}\n`]);
       const ext = await runFromRemovedDir(base, ["ext", "list"]);
       expect([ext.code, ext.stderr]).toEqual([1, `zot: ${MESSAGE}\n`]);
+      // zot trust takes its directory as an argument, not --cwd: the remedy says so.
+      const trust = await runFromRemovedDir(base, ["trust"]);
+      expect([trust.code, trust.stderr]).toEqual([1, `zot: ${MESSAGE.replace("pass --cwd <dir>", "give the directory as an argument")}\n`]);
       expect(server.requests.length).toBe(0);
     } finally {
       await server.stop();
