@@ -25,7 +25,9 @@
  * 4 KiB); a connection failure raises "network" naming the URL (plus the
  * caller's `connectHint`). A 3xx redirect is not followed (the API key
  * would go along to its target, and a 301/302 turns the POST into a GET):
- * ProviderError "http" naming both addresses, not retried.
+ * ProviderError "http" naming both addresses, not retried. A 2xx whose
+ * body is not an event stream (not-sse.ts: an HTML proxy page, a JSON body,
+ * nothing) is ProviderError "malformed" naming the URL and what came instead.
  */
 import { systemErrorCode } from "../common/errors.ts";
 import { traceStartupOnce } from "../common/startup-trace.ts";
@@ -45,6 +47,7 @@ import {
   type RetryPolicy,
 } from "./retry.ts";
 import { Deadline } from "./deadline.ts";
+import { checkEventStream, type BodyReader, type StreamCheck } from "./not-sse.ts";
 import { ProviderError, type RetryNotice } from "./types.ts";
 
 export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
@@ -304,9 +307,20 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
     }
     control.headersArrived(response.ok);
     if (response.ok && response.body) {
+      let check: StreamCheck;
+      try {
+        check = await checkEventStream(response.body, response.headers.get("content-type"));
+      } catch (err) {
+        control.finish();
+        throw control.classify(err, { label, url }, "stream");
+      }
+      if (!check.ok) {
+        control.finish();
+        throw new ProviderError("malformed", `${label}: http ${response.status} from ${displayUrl(url)} is not an event stream (${check.reason})`, response.status, { url: displayUrl(url) });
+      }
       return {
         status: response.status,
-        body: guardBody(response.body, control, { label, url }),
+        body: guardBody(check.reader, check.read, control, { label, url }),
         sawEvent: () => control.sawEvent(),
         sawOutput: () => control.sawOutput(),
         paused: (wait) => control.paused(wait),
@@ -334,8 +348,13 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
 }
 
 /** Counts the response's bytes against its cap and classifies read failures; events re-arm the deadlines, not bytes. */
-function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, target: { label: string; url: string }): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
+function guardBody(
+  reader: BodyReader,
+  alreadyRead: readonly Uint8Array[],
+  control: AttemptControl,
+  target: { label: string; url: string },
+): ReadableStream<Uint8Array> {
+  const replay = [...alreadyRead];
   let total = 0;
   let overCap = false;
   const tooLarge = () =>
@@ -350,8 +369,9 @@ function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, ta
         return;
       }
       try {
-        const { done, value } = await reader.read();
-        if (done) {
+        const first = replay.shift();
+        const { done, value } = first !== undefined ? { done: false, value: first } : await reader.read();
+        if (done || value === undefined) {
           control.finish();
           out.close();
           return;

@@ -62,3 +62,55 @@ describe("redirects are reported, never followed", () => {
     expect(env.server.requests.map((request) => request.path)).toEqual(["/v1/messages", "/v1/messages"]);
   });
 });
+
+describe("a 200 that is not an event stream", () => {
+  for (const provider of DIALECTS) {
+    const path = provider === "anthropic" ? "/v1/messages" : "/v1/chat/completions";
+    test(`${provider}: an HTML proxy page, a JSON body and an empty body are named as such, with the URL`, async () => {
+      env.server.enqueue({
+        type: "raw",
+        headers: { "content-type": "text/html; charset=utf-8" },
+        body: "<!DOCTYPE html>\n<html><head><title>Login</title><style>p{color:red}</style></head>\n<body><p>Corporate proxy: please log in</p></body></html>",
+      });
+      const html = await env.run(["-p", "hi", ...env.providerArgs(provider)]);
+      expect(html.code).toBe(1);
+      expect(html.stderr).toBe(
+        `zot: ${provider}: http 200 from ${env.server.url}${path} is not an event stream (content-type text/html; charset=utf-8: Login Corporate proxy: please log in)\n`,
+      );
+      env.server.enqueue({ type: "raw", headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { type: "quota", message: "out of credit" } }) });
+      const json = await env.run(["--json", "hi", ...env.providerArgs(provider)]);
+      expect(json.code).toBe(1);
+      const error = parseJsonLines(json.stdout).find((event) => event.type === "error");
+      expect(error?.message).toBe(`${provider}: http 200 from ${env.server.url}${path} is not an event stream (content-type application/json: quota: out of credit)`);
+      env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream" }, body: "" });
+      const empty = await env.run(["-p", "hi", ...env.providerArgs(provider)]);
+      expect(empty.code).toBe(1);
+      expect(empty.stderr).toBe(`zot: ${provider}: http 200 from ${env.server.url}${path} is not an event stream (the body is empty; content-type text/event-stream)\n`);
+      // Not retried.
+      expect(env.server.requests).toHaveLength(3);
+    });
+  }
+
+  test("an event stream with a BOM, CRLF line ends and data: without a space, under another content type, still streams", async () => {
+    const lines = [
+      "event: message_start",
+      'data:{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":3,"output_tokens":1}}}',
+      "",
+      "event: content_block_start",
+      'data:{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+      "",
+      "event: content_block_delta",
+      'data:{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"fine"}}',
+      "",
+      'data:{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}',
+      "",
+      'data:{"type":"message_stop"}',
+      "",
+    ];
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/plain" }, body: `\ufeff\r\n${lines.join("\r\n")}\r\n` });
+    const result = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("fine\n");
+    expect(result.code).toBe(0);
+  });
+});
