@@ -18,6 +18,7 @@ import {
   runStream,
   streamLimits,
   taggedEventDecoder,
+  tokenCount,
   type ClientOptions,
   type StreamDecoder,
 } from "./shared.ts";
@@ -121,11 +122,12 @@ export function buildAnthropicBody(request: StreamRequest, conversation = anthro
   return body;
 }
 
+// Token counts are checked by tokenCount (a bad one is ignored), not here.
 const UsageSchema = v.looseObject({
-  input_tokens: v.nullish(v.number()),
-  output_tokens: v.nullish(v.number()),
-  cache_read_input_tokens: v.nullish(v.number()),
-  cache_creation_input_tokens: v.nullish(v.number()),
+  input_tokens: v.optional(v.unknown()),
+  output_tokens: v.optional(v.unknown()),
+  cache_read_input_tokens: v.optional(v.unknown()),
+  cache_creation_input_tokens: v.optional(v.unknown()),
 });
 type WireUsage = v.InferOutput<typeof UsageSchema>;
 const BlockStartSchema = v.looseObject({
@@ -186,8 +188,9 @@ class AnthropicDecoder implements StreamDecoder {
 
   private assignUsage(usage: WireUsage | undefined, initial: boolean): void {
     if (!usage) return;
-    const assign = (field: keyof Usage, value: number | null | undefined) => {
-      if (typeof value === "number" && (initial || value > 0)) this.tokens[field] = value;
+    const assign = (field: keyof Usage, reported: unknown) => {
+      const value = tokenCount(reported);
+      if (value !== undefined && (initial || value > 0)) this.tokens[field] = value;
     };
     assign("input_tokens", usage.input_tokens);
     assign("output_tokens", usage.output_tokens);

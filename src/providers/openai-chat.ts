@@ -158,9 +158,9 @@ const ChunkSchema = v.looseObject({
   ),
   usage: v.nullish(
     v.looseObject({
-      prompt_tokens: v.nullish(v.number()),
-      completion_tokens: v.nullish(v.number()),
-      prompt_tokens_details: v.nullish(v.looseObject({ cached_tokens: v.nullish(v.number()) })),
+      prompt_tokens: v.optional(v.unknown()),
+      completion_tokens: v.optional(v.unknown()),
+      prompt_tokens_details: v.nullish(v.looseObject({ cached_tokens: v.optional(v.unknown()) })),
     }),
   ),
   error: v.nullish(v.union([v.string(), v.looseObject({ message: v.nullish(v.string()), type: v.nullish(v.string()) })])),

@@ -111,9 +111,9 @@ const ResponseSchema = v.looseObject({
   status: v.nullish(v.string()),
   usage: v.nullish(
     v.looseObject({
-      input_tokens: v.nullish(v.number()),
-      output_tokens: v.nullish(v.number()),
-      input_tokens_details: v.nullish(v.looseObject({ cached_tokens: v.nullish(v.number()) })),
+      input_tokens: v.optional(v.unknown()),
+      output_tokens: v.optional(v.unknown()),
+      input_tokens_details: v.nullish(v.looseObject({ cached_tokens: v.optional(v.unknown()) })),
     }),
   ),
   incomplete_details: v.nullish(v.looseObject({ reason: v.nullish(v.string()) })),

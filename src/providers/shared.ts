@@ -178,15 +178,29 @@ export function endToolCall(call: StreamingToolCall, emit: (event: StreamEvent) 
 /**
  * Token counts as both OpenAI dialects report them: the prompt total includes
  * the cached tokens, so input is the uncached rest and cached tokens are cache
- * reads (never negative, absent counts are 0).
+ * reads (never negative; absent or invalid counts are 0, see tokenCount).
  */
 export function openAiUsage(
-  promptTokens: number | null | undefined,
-  outputTokens: number | null | undefined,
-  cachedTokens: number | null | undefined,
+  promptTokens: unknown,
+  outputTokens: unknown,
+  cachedTokens: unknown,
 ): Pick<Usage, "input_tokens" | "output_tokens" | "cache_read_tokens"> {
-  const cached = cachedTokens ?? 0;
-  return { input_tokens: Math.max(0, (promptTokens ?? 0) - cached), output_tokens: outputTokens ?? 0, cache_read_tokens: cached };
+  const cached = tokenCount(cachedTokens) ?? 0;
+  return { input_tokens: Math.max(0, (tokenCount(promptTokens) ?? 0) - cached), output_tokens: tokenCount(outputTokens) ?? 0, cache_read_tokens: cached };
+}
+
+/**
+ * A token count reported by a server, or undefined when it is not one: a
+ * number that is not negative, not NaN or infinite and at most 2^53 − 1
+ * (rounded to an integer). Anything else (a string, null, -5, 1e308) is
+ * treated as absent, so it never reaches the totals and the cost.
+ * The schemas take these fields as `v.optional(v.unknown())`: a bad count
+ * does not fail the event that carries it.
+ */
+export function tokenCount(value: unknown): number | undefined {
+  if (typeof value !== "number" || !(value >= 0)) return undefined;
+  const rounded = Math.round(value);
+  return Number.isSafeInteger(rounded) ? rounded : undefined;
 }
 
 /** Assembles one response from the SSE events of one provider dialect. */

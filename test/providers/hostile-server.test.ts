@@ -114,3 +114,51 @@ describe("a 200 that is not an event stream", () => {
     expect(result.code).toBe(0);
   });
 });
+
+/** A complete one-text-block answer in the dialect, its usage fields exactly as given (JSON text). */
+function answerWithUsage(dialect: string, text: string, usage: { start: string; end: string; openai: string }): string {
+  if (dialect === "anthropic") {
+    return [
+      `event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":${usage.start}}}\n\n`,
+      `event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n`,
+      `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })}\n\n`,
+      `event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n`,
+      `event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":${usage.end}}\n\n`,
+      `event: message_stop\ndata: {"type":"message_stop"}\n\n`,
+    ].join("");
+  }
+  return [
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: "assistant", content: text } }] })}\n\n`,
+    `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n`,
+    `data: {"choices":[],"usage":${usage.openai}}\n\n`,
+    "data: [DONE]\n\n",
+  ].join("");
+}
+
+describe("usage numbers that are not token counts", () => {
+  const cases = [
+    { name: "negative", start: '{"input_tokens":-500,"output_tokens":-1}', end: '{"output_tokens":-100}', openai: '{"prompt_tokens":-500,"completion_tokens":-100}' },
+    { name: "1e308", start: '{"input_tokens":1e308,"output_tokens":1e308,"cache_read_input_tokens":1e308}', end: '{"output_tokens":1e308}', openai: '{"prompt_tokens":1e308,"completion_tokens":1e308}' },
+    { name: "strings and objects", start: '{"input_tokens":"10","output_tokens":"x"}', end: '{"output_tokens":{"a":1}}', openai: '{"prompt_tokens":"abc","completion_tokens":[1],"prompt_tokens_details":{"cached_tokens":"7"}}' },
+  ];
+  for (const provider of DIALECTS) {
+    test(`${provider}: are ignored: the answer stands, tokens and cost stay finite and not negative, the session resumes`, async () => {
+      for (const usage of cases) env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream" }, body: (dialect) => answerWithUsage(dialect, `answer ${usage.name}`, usage) });
+      for (const [index, usage] of cases.entries()) {
+        const result = await env.run(["--json", ...(index > 0 ? ["-c"] : []), `hi ${usage.name}`, ...env.providerArgs(provider)]);
+        expect(result.stderr).toBe("");
+        expect(result.code).toBe(0);
+        const events = parseJsonLines(result.stdout);
+        expect(events.find((event) => event.type === "assistant_message")).toMatchObject({ content: [{ type: "text", text: `answer ${usage.name}` }] });
+        const reported = events.find((event) => event.type === "usage");
+        for (const counts of [reported, reported?.cumulative as Record<string, unknown>]) {
+          for (const field of ["input", "output", "cache_read", "cache_write", "cost_usd"]) {
+            expect({ usage: usage.name, field, value: counts?.[field] }).toEqual({ usage: usage.name, field, value: 0 });
+          }
+        }
+      }
+      // Three runs, one session: each resumed the one before.
+      expect(env.sessionFiles()).toHaveLength(1);
+    });
+  }
+});
