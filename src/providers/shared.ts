@@ -226,11 +226,15 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
   readonly onEvent: (event: StreamEvent) => void;
 }
 
+/** Tool calls one response may make (docs/providers.md "Stream limits"). */
+export const MAX_TOOL_CALLS = 1024;
+
 /**
  * POST, then SSE events into the decoder until its terminal event. Every
  * event restarts the idle timeout, every decoder emission the keepalive
  * timeout (http.ts); model output past ZOT_STREAM_MAX_OUTPUT_CHARS (16 Mi
- * characters of text, thinking and tool-call arguments together) is
+ * characters of text, thinking, tool-call arguments, names and ids
+ * together), or more than MAX_TOOL_CALLS (1024) tool calls, is
  * "too_large"; an abort resolves with stop "aborted" and the partial
  * message; a stream that ends before its terminal event is "truncated".
  * While common/stdout.ts has no room, the next event is not read (neither
@@ -242,10 +246,20 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
   // What the model produced is held in memory and persisted: bound it (the wire bound alone lets ~2× that into memory).
   const maxOutputChars = resolveMaxOutputChars();
   let outputChars = 0;
+  let toolCalls = 0;
   const decoder = options.decoder((event) => {
     response?.sawOutput();
-    if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "tool_use_args") {
-      outputChars += event.delta.length;
+    let chars = 0;
+    if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "tool_use_args") chars = event.delta.length;
+    else if (event.type === "tool_use_start") {
+      // Each call is run, stored and sent back: their number is bounded, and their names and ids count as output.
+      if (++toolCalls > MAX_TOOL_CALLS) {
+        throw new ProviderError("too_large", `${label}: more than ${MAX_TOOL_CALLS} tool calls in one response (the per-response limit)`);
+      }
+      chars = event.id.length + event.name.length;
+    }
+    if (chars > 0) {
+      outputChars += chars;
       if (outputChars > maxOutputChars) {
         throw new ProviderError("too_large", `${label}: model output longer than ${charsText(maxOutputChars)} in one response (the per-response limit)`);
       }

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
-import { parseJsonLines, useModeEnv, type ModeEnv, type ProviderKind } from "../modes/helpers.ts";
+import { parseJsonLines, toolResultsSent, useModeEnv, type ModeEnv, type ProviderKind } from "../modes/helpers.ts";
 
 let env: ModeEnv;
 useModeEnv((created) => (env = created));
@@ -161,4 +161,31 @@ describe("usage numbers that are not token counts", () => {
       expect(env.sessionFiles()).toHaveLength(1);
     });
   }
+});
+
+describe("thousands of tool calls in one response", () => {
+  const calls = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `call_${i}`, name: "read", arguments: { path: `missing-${i}.txt` } }));
+  for (const provider of DIALECTS) {
+    test(`${provider}: more than 1024 end the call before any runs; the session stays resumable`, async () => {
+      env.server.enqueue({ type: "tool_calls", calls: calls(1025), argChunks: 1 });
+      const result = await env.run(["-p", "hi", ...env.providerArgs(provider)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`zot: ${provider}: more than 1024 tool calls in one response (the per-response limit)\n`);
+      env.server.enqueue({ type: "text", text: "resumed" });
+      const resumed = await env.run(["-c", "-p", "again", ...env.providerArgs(provider)]);
+      expect(resumed.stderr).toBe("");
+      expect(resumed.stdout).toBe("resumed\n");
+      expect(toolResultsSent(env.server.requests[1]).size).toBe(0);
+      expect(env.sessionFiles()).toHaveLength(1);
+    });
+  }
+
+  test("1024 run, and their results go back in the next request", async () => {
+    env.server.enqueue({ type: "tool_calls", calls: calls(1024), argChunks: 1 }, { type: "text", text: "all read" });
+    const result = await env.run(["-p", "hi", ...env.providerArgs("openai")]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("all read\n");
+    expect(result.code).toBe(0);
+    expect(toolResultsSent(env.server.requests[1]).size).toBe(1024);
+  });
 });
