@@ -6,7 +6,8 @@
  * <detail>` — the original zot's `<name>: http <code>: <body>`, so what
  * scripts grep for (`http 429`) is there, with the body's own "type:
  * message" instead of its raw JSON — whitespace collapsed, at most 500
- * characters. `redirectLine` words a 3xx that zot does not follow (both
+ * characters. `notHttpUrl` says why a request URL is not an http(s) one.
+ * `redirectLine` words a 3xx that zot does not follow (both
  * addresses without user:password, the target at most 200 characters).
  */
 import * as v from "valibot";
@@ -110,4 +111,16 @@ export function redirectLine(label: string, response: Response, url: string): st
     target = oneLine(displayUrl(resolved), 200);
   }
   return `${label}: http ${response.status}: redirect not followed (${displayUrl(url)} → ${target}); set the base URL to the final address (zot never sends the API key on to a redirect target)`;
+}
+
+/** Why `url` cannot be a model endpoint (not a URL, or not http/https), or undefined when it can. */
+export function notHttpUrl(url: string): string | undefined {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return `${oneLine(displayUrl(url), 200)} is not a URL (set --base-url, or the model's baseUrl in models.json, to an http:// or https:// address)`;
+  }
+  if (protocol === "http:" || protocol === "https:") return undefined;
+  return `${oneLine(displayUrl(url), 200)} is not an http:// or https:// URL (set --base-url, or the model's baseUrl in models.json, to one)`;
 }

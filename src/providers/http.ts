@@ -17,6 +17,8 @@
  *  - the caller's abort surfaces as an AbortError (callers check the signal);
  *  - while the caller stops reading for its own reasons (`paused`: zot's
  *    stdout is behind), neither timeout runs.
+ * A URL that is not http:// or https:// (fetch would also read file:,
+ * data: and s3: URLs) is ProviderError "config" before anything is sent.
  * Before the stream starts, transient statuses and network failures are
  * retried by the policy of retry.ts (each retry announced through `onRetry`
  * before its wait; an abort during the wait ends it at once). Any other
@@ -31,7 +33,7 @@
  */
 import { systemErrorCode } from "../common/errors.ts";
 import { traceStartupOnce } from "../common/startup-trace.ts";
-import { displayUrl, ERROR_BODY_LIMIT_BYTES, httpErrorLine, readCapped, redirectLine } from "./http-errors.ts";
+import { displayUrl, ERROR_BODY_LIMIT_BYTES, httpErrorLine, notHttpUrl, readCapped, redirectLine } from "./http-errors.ts";
 
 export { displayUrl };
 import {
@@ -271,6 +273,8 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
   };
   const policy = resolveRetryPolicy(options.retry);
   const { label, url } = options;
+  const urlProblem = notHttpUrl(url);
+  if (urlProblem !== undefined) throw new ProviderError("config", `${label}: ${urlProblem}`, undefined, { url: displayUrl(url) });
   const payload = JSON.stringify(options.body);
   let retries = 0;
   let waitedMs = 0;

@@ -8,6 +8,8 @@
  * never reach the cost and token totals. Both dialects, print and --json.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
 import { parseJsonLines, toolResultsSent, useModeEnv, type ModeEnv, type ProviderKind } from "../modes/helpers.ts";
 
@@ -187,5 +189,32 @@ describe("thousands of tool calls in one response", () => {
     expect(result.stdout).toBe("all read\n");
     expect(result.code).toBe(0);
     expect(toolResultsSent(env.server.requests[1]).size).toBe(1024);
+  });
+});
+
+describe("a base URL that is not http(s)", () => {
+  test("file: and data: URLs (which fetch would read) and a URL without a scheme are refused before anything is read or sent", async () => {
+    const answer = answerWithUsage("anthropic", "read from a local file", { start: '{"input_tokens":1}', end: '{"output_tokens":1}', openai: "{}" });
+    const file = join(env.base, "answer.sse");
+    writeFileSync(file, answer);
+    const local = await env.run(["-p", "hi", "--provider", "anthropic", "--api-key", "k", "--base-url", `file://${file}?`]);
+    expect(local.stdout).toBe("");
+    expect(local.code).toBe(1);
+    expect(local.stderr).toBe(
+      `zot: anthropic: file://${file}?/v1/messages is not an http:// or https:// URL (set --base-url, or the model's baseUrl in models.json, to one)\n`,
+    );
+    // The same from models.json, in the OpenAI dialect.
+    const dataUrl = `data:text/event-stream,${encodeURIComponent(answerWithUsage("openai", "from a data URL", { start: "", end: "", openai: "{}" }))}#`;
+    writeFileSync(join(env.home, "models.json"), JSON.stringify({ providers: { openai: { models: [{ id: "local-llm", baseUrl: dataUrl, contextWindow: 8192, maxTokens: 1024 }] } } }));
+    const inline = await env.run(["-p", "hi", "--provider", "openai", "--model", "local-llm", "--api-key", "k"]);
+    expect(inline.stdout).toBe("");
+    expect(inline.code).toBe(1);
+    expect(inline.stderr).toContain("zot: openai: data:text/event-stream,");
+    expect(inline.stderr).toContain("is not an http:// or https:// URL");
+    const bare = await env.run(["-p", "hi", "--provider", "anthropic", "--api-key", "k", "--base-url", env.server.url.replace("http://", "")]);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toBe(
+      `zot: anthropic: ${env.server.url.replace("http://", "")}/v1/messages is not a URL (set --base-url, or the model's baseUrl in models.json, to an http:// or https:// address)\n`,
+    );
   });
 });
