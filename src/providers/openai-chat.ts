@@ -5,7 +5,9 @@
  * images as data URLs, tool results as role "tool" messages, reasoning models
  * get max_completion_tokens (+ reasoning_effort), others max_tokens.
  * Response: text deltas, tool_calls assembled by index (announced once id and
- * name are known), reasoning_content kept as a reasoning block, usage from the
+ * name are known; calls by index count against the 1024-call cap, and
+ * arguments buffered before that against the output cap, as shared.ts's),
+ * reasoning_content kept as a reasoning block, usage from the
  * include_usage chunk (input = prompt − cached; cached → cache read);
  * `data: [DONE]` is the terminal event; a top-level `error` → ProviderError "api"
  * (`openai: <message>`, also for the "kimi" client, as the original words it).
@@ -14,7 +16,22 @@
  */
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, parseEventJson, runStream, streamLimits, validateEvent, type ClientOptions, type StreamDecoder } from "./shared.ts";
+import { resolveMaxOutputChars } from "./http.ts";
+import {
+  dataUrl,
+  endToolCall,
+  MAX_TOOL_CALLS,
+  openAiUrl,
+  openAiUsage,
+  outputTooLong,
+  parseEventJson,
+  runStream,
+  streamLimits,
+  tooManyToolCalls,
+  validateEvent,
+  type ClientOptions,
+  type StreamDecoder,
+} from "./shared.ts";
 import { WireConversation } from "./wire-conversation.ts";
 import {
   ProviderError,
@@ -176,6 +193,9 @@ class ChatDecoder implements StreamDecoder {
   private reasoning = "";
   private readonly tokens: Usage = emptyUsage();
   private finish: string | undefined;
+  /** Argument characters of calls not yet announced (no id or name yet): runStream's output cap does not see them. */
+  private unannouncedChars = 0;
+  private readonly maxOutputChars = resolveMaxOutputChars();
 
   constructor(
     private readonly label: string,
@@ -220,6 +240,7 @@ class ChatDecoder implements StreamDecoder {
     const index = call.index ?? this.toolsByIndex.size;
     let tool = this.toolsByIndex.get(index);
     if (!tool) {
+      if (this.toolsByIndex.size >= MAX_TOOL_CALLS) throw tooManyToolCalls(this.label);
       tool = { kind: "tool", id: "", name: "", args: "", announced: false, ended: false };
       this.toolsByIndex.set(index, tool);
       this.parts.push(tool);
@@ -227,6 +248,10 @@ class ChatDecoder implements StreamDecoder {
     if (call.id) tool.id = call.id;
     if (call.function?.name) tool.name += call.function.name;
     const args = call.function?.arguments ?? "";
+    if (!tool.announced) {
+      this.unannouncedChars += args.length + (call.function?.name?.length ?? 0);
+      if (this.unannouncedChars > this.maxOutputChars) throw outputTooLong(this.label, this.maxOutputChars);
+    }
     tool.args += args;
     if (!tool.announced && tool.id !== "" && tool.name !== "") {
       tool.announced = true;

@@ -229,6 +229,14 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
 /** Tool calls one response may make (docs/providers.md "Stream limits"). */
 export const MAX_TOOL_CALLS = 1024;
 
+export function tooManyToolCalls(label: string): ProviderError {
+  return new ProviderError("too_large", `${label}: more than ${MAX_TOOL_CALLS} tool calls in one response (the per-response limit)`);
+}
+
+export function outputTooLong(label: string, maxOutputChars: number): ProviderError {
+  return new ProviderError("too_large", `${label}: model output longer than ${charsText(maxOutputChars)} in one response (the per-response limit)`);
+}
+
 /**
  * POST, then SSE events into the decoder until its terminal event. Every
  * event restarts the idle timeout, every decoder emission the keepalive
@@ -253,16 +261,12 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
     if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "tool_use_args") chars = event.delta.length;
     else if (event.type === "tool_use_start") {
       // Each call is run, stored and sent back: their number is bounded, and their names and ids count as output.
-      if (++toolCalls > MAX_TOOL_CALLS) {
-        throw new ProviderError("too_large", `${label}: more than ${MAX_TOOL_CALLS} tool calls in one response (the per-response limit)`);
-      }
+      if (++toolCalls > MAX_TOOL_CALLS) throw tooManyToolCalls(label);
       chars = event.id.length + event.name.length;
     }
     if (chars > 0) {
       outputChars += chars;
-      if (outputChars > maxOutputChars) {
-        throw new ProviderError("too_large", `${label}: model output longer than ${charsText(maxOutputChars)} in one response (the per-response limit)`);
-      }
+      if (outputChars > maxOutputChars) throw outputTooLong(label, maxOutputChars);
     }
     options.onEvent(event);
   });

@@ -182,6 +182,27 @@ describe("thousands of tool calls in one response", () => {
     });
   }
 
+  /** A chat-completions stream whose tool-call deltas never name the call (no id, no name). */
+  const anonymousCalls = (deltas: readonly { index: number; arguments: string }[]) =>
+    [
+      'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}\n\n',
+      ...deltas.map((delta) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: delta.index, function: { arguments: delta.arguments } }] } }] })}\n\n`),
+      'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n',
+      "data: [DONE]\n\n",
+    ].join("");
+
+  test("openai: calls that are never named count too: by index against the 1024 calls, their arguments against the output cap", async () => {
+    const sse = { type: "raw" as const, headers: { "content-type": "text/event-stream" } };
+    env.server.enqueue({ ...sse, body: anonymousCalls(Array.from({ length: 1025 }, (_, index) => ({ index, arguments: "x" }))) });
+    const many = await env.run(["-p", "hi", ...env.providerArgs("openai")]);
+    expect(many.code).toBe(1);
+    expect(many.stderr).toBe("zot: openai: more than 1024 tool calls in one response (the per-response limit)\n");
+    env.server.enqueue({ ...sse, body: anonymousCalls(Array.from({ length: 20 }, () => ({ index: 0, arguments: "y".repeat(100) }))) });
+    const long = await env.run(["-p", "hi", ...env.providerArgs("openai")], { env: { ZOT_STREAM_MAX_OUTPUT_CHARS: "1000" } });
+    expect(long.code).toBe(1);
+    expect(long.stderr).toBe("zot: openai: model output longer than 1000 characters in one response (the per-response limit)\n");
+  });
+
   test("1024 run, and their results go back in the next request", async () => {
     env.server.enqueue({ type: "tool_calls", calls: calls(1024), argChunks: 1 }, { type: "text", text: "all read" });
     const result = await env.run(["-p", "hi", ...env.providerArgs("openai")]);
