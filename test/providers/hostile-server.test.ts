@@ -239,3 +239,28 @@ describe("a base URL that is not http(s)", () => {
     );
   });
 });
+
+describe("Retry-After values a server should not send", () => {
+  test("a huge one gives up at once in words, not a 20-digit number; negative and garbage ones fall back to the backoff", async () => {
+    env.server.enqueue({ type: "http_error", status: 429, message: "quota", headers: { "retry-after": "99999999999999999999" } });
+    const huge = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(huge.code).toBe(1);
+    expect(huge.stderr).toBe(
+      "zot: anthropic: http 429: rate_limit_error: quota (not retried: the server asks to wait more than 100 years, more than the 60 s left of the 60 s retry budget)\n",
+    );
+    env.server.enqueue({ type: "http_error", status: 503, message: "busy", headers: { "retry-after": String(3 * 86_400) } });
+    const days = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(days.stderr).toContain("(not retried: the server asks to wait 3 days, more than the 60 s left");
+    env.server.enqueue(
+      { type: "http_error", status: 503, message: "busy", headers: { "retry-after": "-5" } },
+      { type: "http_error", status: 503, message: "busy", headers: { "retry-after": "soon", "retry-after-ms": "NaN" } },
+      { type: "text", text: "third time" },
+    );
+    const odd = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(odd.stdout).toBe("third time\n");
+    expect(odd.stderr.split("\n").filter(Boolean).map((line) => line.replace(/retrying in [\d.]+ m?s/, "retrying in N"))).toEqual([
+      "zot: anthropic: retrying in N (retry 1 of 5): 503 service unavailable",
+      "zot: anthropic: retrying in N (retry 2 of 5): 503 service unavailable",
+    ]);
+  });
+});
