@@ -50,6 +50,7 @@ import {
 } from "./retry.ts";
 import { Deadline } from "./deadline.ts";
 import { checkEventStream, type BodyReader, type StreamCheck } from "./not-sse.ts";
+import { decodedBody } from "./content-encoding.ts";
 import { ProviderError, type RetryNotice } from "./types.ts";
 
 export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
@@ -297,6 +298,8 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
         signal: control.controller.signal,
         // A redirect is reported, never followed: it would carry the API key to wherever it points.
         redirect: "manual",
+        // zot decodes the body itself (content-encoding.ts): Bun's decoder prints its errors on stderr.
+        decompress: false,
       });
     } catch (err) {
       control.finish();
@@ -310,10 +313,15 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       continue;
     }
     control.headersArrived(response.ok);
-    if (response.ok && response.body) {
+    const decoded = response.body ? decodedBody(response.body, response.headers.get("content-encoding"), { label, url }) : undefined;
+    if (response.ok && decoded) {
+      if (!decoded.ok) {
+        control.finish();
+        throw decoded.error;
+      }
       let check: StreamCheck;
       try {
-        check = await checkEventStream(response.body, response.headers.get("content-type"));
+        check = await checkEventStream(decoded.body, response.headers.get("content-type"));
       } catch (err) {
         control.finish();
         throw control.classify(err, { label, url }, "stream");
@@ -332,7 +340,7 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
     }
     let errorBody: string;
     try {
-      errorBody = response.body ? await readCapped(response.body, ERROR_BODY_LIMIT_BYTES) : "";
+      errorBody = decoded?.ok ? await readCapped(decoded.body, ERROR_BODY_LIMIT_BYTES) : "";
     } catch (err) {
       errorBody = "";
       if (options.signal.aborted) {

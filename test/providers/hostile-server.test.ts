@@ -10,6 +10,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { startModelServer, type ModelServer } from "../support/model-server.ts";
 import { parseJsonLines, toolResultsSent, useModeEnv, type ModeEnv, type ProviderKind } from "../modes/helpers.ts";
 
@@ -262,5 +263,54 @@ describe("Retry-After values a server should not send", () => {
       "zot: anthropic: retrying in N (retry 1 of 5): 503 service unavailable",
       "zot: anthropic: retrying in N (retry 2 of 5): 503 service unavailable",
     ]);
+  });
+});
+
+describe("compressed responses", () => {
+  const sse = (text: string) => (dialect: string) => answerWithUsage(dialect, text, { start: '{"input_tokens":1}', end: '{"output_tokens":1}', openai: "{}" });
+  const encoded = (encoding: string, body: (dialect: string) => string) => (dialect: string) => {
+    const bytes = Buffer.from(body(dialect));
+    if (encoding === "gzip") return gzipSync(bytes);
+    if (encoding === "deflate") return deflateSync(bytes);
+    return brotliCompressSync(bytes);
+  };
+
+  test("gzip, deflate and br answers stream in both dialects; a compressed error body is read too", async () => {
+    for (const provider of DIALECTS) {
+      for (const encoding of ["gzip", "deflate", "br"]) {
+        env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream", "content-encoding": encoding }, body: encoded(encoding, sse(`${encoding} answer`)) });
+        const result = await env.run(["-p", "hi", ...env.providerArgs(provider)]);
+        expect({ provider, encoding, stderr: result.stderr, stdout: result.stdout }).toEqual({ provider, encoding, stderr: "", stdout: `${encoding} answer\n` });
+      }
+    }
+    env.server.enqueue({
+      type: "raw",
+      status: 400,
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      body: gzipSync(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "compressed complaint" } })),
+    });
+    const error = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(error.stderr).toBe("zot: anthropic: http 400: invalid_request_error: compressed complaint\n");
+  });
+
+  test("bytes that are not the encoding they claim end with one line naming the URL; nothing else reaches stderr", async () => {
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream", "content-encoding": "gzip" }, body: sse("not compressed at all") });
+    const result = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^zot: anthropic: the response from ${env.server.url}/v1/messages is not valid gzip \\(its content-encoding\\): [^\\n]+\\n$`));
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream", "content-encoding": "compress" }, body: sse("lzw") });
+    const unknown = await env.run(["-p", "hi", ...env.providerArgs("openai")]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(`zot: openai: the response from ${env.server.url}/v1/chat/completions has content-encoding compress, which zot cannot decode\n`);
+  });
+
+  test("a compression bomb ends at the response cap, counted after decoding", async () => {
+    const ping = Buffer.from('event: ping\ndata: {"type":"ping"}\n\n');
+    const bomb = gzipSync(Buffer.concat(Array.from({ length: (64 * 1024 * 1024) / ping.length }, () => ping)), { level: 9 });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream", "content-encoding": "gzip" }, body: bomb });
+    const result = await env.run(["-p", "hi", ...env.providerArgs()], { env: { ZOT_STREAM_MAX_BYTES: String(8 * 1024 * 1024) } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("zot: anthropic: response larger than 8 MiB (the per-response limit)\n");
   });
 });
