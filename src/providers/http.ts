@@ -29,7 +29,8 @@
  * would go along to its target, and a 301/302 turns the POST into a GET):
  * ProviderError "http" naming both addresses, not retried. A 2xx whose
  * body is not an event stream (not-sse.ts: an HTML proxy page, a JSON body,
- * nothing) is ProviderError "malformed" naming the URL and what came instead.
+ * nothing) fails its first read with ProviderError "malformed" naming the
+ * URL and what came instead.
  */
 import { systemErrorCode } from "../common/errors.ts";
 import { traceStartupOnce } from "../common/startup-trace.ts";
@@ -49,7 +50,7 @@ import {
   type RetryPolicy,
 } from "./retry.ts";
 import { Deadline } from "./deadline.ts";
-import { checkEventStream, type BodyReader, type StreamCheck } from "./not-sse.ts";
+import { checkEventStream, type BodyReader } from "./not-sse.ts";
 import { decodedBody } from "./content-encoding.ts";
 import { ProviderError, type RetryNotice } from "./types.ts";
 
@@ -319,20 +320,9 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
         control.finish();
         throw decoded.error;
       }
-      let check: StreamCheck;
-      try {
-        check = await checkEventStream(decoded.body, response.headers.get("content-type"));
-      } catch (err) {
-        control.finish();
-        throw control.classify(err, { label, url }, "stream");
-      }
-      if (!check.ok) {
-        control.finish();
-        throw new ProviderError("malformed", `${label}: http ${response.status} from ${displayUrl(url)} is not an event stream (${check.reason})`, response.status, { url: displayUrl(url) });
-      }
       return {
         status: response.status,
-        body: guardBody(check.reader, check.read, control, { label, url }),
+        body: guardBody(decoded.body, response, control, { label, url }),
         sawEvent: () => control.sawEvent(),
         sawOutput: () => control.sawOutput(),
         paused: (wait) => control.paused(wait),
@@ -360,13 +350,10 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
 }
 
 /** Counts the response's bytes against its cap and classifies read failures; events re-arm the deadlines, not bytes. */
-function guardBody(
-  reader: BodyReader,
-  alreadyRead: readonly Uint8Array[],
-  control: AttemptControl,
-  target: { label: string; url: string },
-): ReadableStream<Uint8Array> {
-  const replay = [...alreadyRead];
+function guardBody(body: ReadableStream<Uint8Array>, response: Response, control: AttemptControl, target: { label: string; url: string }): ReadableStream<Uint8Array> {
+  const reader: BodyReader = body.getReader();
+  // The bytes not-sse.ts read to tell an event stream; undefined until the first pull has checked.
+  let replay: Uint8Array[] | undefined;
   let total = 0;
   let overCap = false;
   const tooLarge = () =>
@@ -381,6 +368,14 @@ function guardBody(
         return;
       }
       try {
+        if (replay === undefined) {
+          const check = await checkEventStream(reader, response.headers.get("content-type"));
+          if (!check.ok) {
+            const message = `${target.label}: http ${response.status} from ${displayUrl(target.url)} is not an event stream (${check.reason})`;
+            throw new ProviderError("malformed", message, response.status, { url: displayUrl(target.url) });
+          }
+          replay = [...check.read];
+        }
         const first = replay.shift();
         const { done, value } = first !== undefined ? { done: false, value: first } : await reader.read();
         if (done || value === undefined) {

@@ -1,15 +1,15 @@
 /**
  * Tells a 2xx response that is not an event stream from one that is, before
  * the SSE parser sees it (docs/providers.md "Answers that are not an event
- * stream"). `checkEventStream` reads the body's first bytes: when the first
- * character that is not whitespace (a byte-order mark skipped) is `<`, `{`
+ * stream"). `checkEventStream` reads the body's first bytes from its
+ * reader: when the first character that is not whitespace (a byte-order mark skipped) is `<`, `{`
  * or `[` (an HTML page of a proxy or captive portal, a JSON body of a
  * server that ignored `stream: true` or reports an error with 200), or the
  * body is empty, it reads up to ERROR_BODY_LIMIT_BYTES (4 KiB) of it,
  * cancels the rest and returns the one-line reason: the content type and
  * what the body says (the provider's "type: message" for JSON, the text
  * without tags for HTML, at most 300 characters). Otherwise it returns the
- * body's reader and the chunks already read from it (to be used first).
+ * chunks it read (the caller uses them first, then reads on).
  * No SSE stream starts with those characters: a line of an event stream
  * begins with a field name (`data`, `event`, `id`, `retry`) or `:`. Errors
  * of the body's reads propagate unchanged.
@@ -23,7 +23,7 @@ export interface BodyReader {
 }
 
 export type StreamCheck =
-  | { readonly ok: true; readonly reader: BodyReader; readonly read: readonly Uint8Array[] }
+  | { readonly ok: true; readonly read: readonly Uint8Array[] }
   | { readonly ok: false; readonly reason: string };
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
@@ -58,8 +58,7 @@ function describeBody(text: string): string {
   return oneLine(plain, 300);
 }
 
-export async function checkEventStream(body: ReadableStream<Uint8Array>, contentType: string | null): Promise<StreamCheck> {
-  const reader: BodyReader = body.getReader();
+export async function checkEventStream(reader: BodyReader, contentType: string | null): Promise<StreamCheck> {
   const read: Uint8Array[] = [];
   let size = 0;
   let verdict: "sse" | "not" | undefined;
@@ -79,7 +78,7 @@ export async function checkEventStream(body: ReadableStream<Uint8Array>, content
     // Kilobytes of whitespace and nothing else: let the SSE parser and its bounds judge.
     else if (size >= ERROR_BODY_LIMIT_BYTES) verdict = "sse";
   }
-  if (verdict === "sse") return { ok: true, reader, read };
+  if (verdict === "sse") return { ok: true, read };
   while (!ended && size < ERROR_BODY_LIMIT_BYTES) {
     const { done, value } = await reader.read();
     if (done || value === undefined) break;

@@ -94,6 +94,24 @@ describe("a 200 that is not an event stream", () => {
     });
   }
 
+  test("--json: the check waits for the first bytes without holding assistant_start back (headers, a blank line, then nothing)", async () => {
+    // A blank line (Bun.serve sends the headers with the first chunk), then nothing.
+    let sent = false;
+    const silent = new ReadableStream<Uint8Array>({
+      pull: (out) => {
+        if (sent) return new Promise(() => undefined);
+        sent = true;
+        out.enqueue(new TextEncoder().encode("\n"));
+      },
+    });
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream" }, body: silent });
+    const result = await env.run(["--json", "hi", ...env.providerArgs()], { env: { ZOT_STREAM_IDLE_TIMEOUT_MS: "1000" } });
+    expect(result.code).toBe(1);
+    const events = parseJsonLines(result.stdout);
+    expect(events.map((event) => event.type)).toContain("assistant_start");
+    expect(events.find((event) => event.type === "error")?.message).toBe("anthropic: stream stalled: no event for 1 s");
+  });
+
   test("an event stream with a BOM, CRLF line ends and data: without a space, under another content type, still streams", async () => {
     const lines = [
       "event: message_start",

@@ -90,13 +90,13 @@ export type ScriptedReply =
   | { readonly type: "endless"; readonly chunkChars?: number }
   /**
    * Exactly this status (default 200), these headers (a string body without a content-type gets text/plain) and body: a
-   * 3xx with `location`, a 200 HTML page, hand-written SSE. `body` as a function gets the dialect.
+   * 3xx with `location`, a 200 HTML page, hand-written SSE, a stream the test feeds. `body` as a function gets the dialect.
    */
   | {
       readonly type: "raw";
       readonly status?: number;
       readonly headers?: Readonly<Record<string, string>>;
-      readonly body: string | Uint8Array | ((dialect: Dialect) => string | Uint8Array);
+      readonly body: string | Uint8Array | ReadableStream<Uint8Array> | ((dialect: Dialect) => string | Uint8Array);
     };
 
 export type Dialect = "anthropic" | "openai-chat" | "openai-responses";
