@@ -17,6 +17,7 @@ import {
   joinUrl,
   runStream,
   streamLimits,
+  streamErrorEvent,
   taggedEventDecoder,
   tokenCount,
   type ClientOptions,
@@ -225,7 +226,7 @@ class AnthropicDecoder implements StreamDecoder {
       case "error": {
         const kind = data.error?.type ?? "error";
         // The original's wording: "anthropic <type>: <message>".
-        throw new ProviderError("api", `anthropic ${kind}: ${data.error?.message ?? "stream error"}`, undefined, { type: kind });
+        throw streamErrorEvent(`anthropic ${kind}: ${data.error?.message ?? "stream error"}`, { type: kind });
       }
     }
   }

@@ -26,6 +26,7 @@ import {
   outputTooLong,
   parseEventJson,
   runStream,
+  streamErrorEvent,
   streamLimits,
   tooManyToolCalls,
   validateEvent,
@@ -207,7 +208,7 @@ class ChatDecoder implements StreamDecoder {
     const chunk = validateEvent(this.label, event, ChunkSchema, parseEventJson(this.label, event));
     if (chunk.error) {
       const message = typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "stream error");
-      throw new ProviderError("api", `${this.label}: ${message}`);
+      throw streamErrorEvent(`${this.label}: ${message}`);
     }
     for (const choice of chunk.choices ?? []) {
       const delta = choice.delta;

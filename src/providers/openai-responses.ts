@@ -12,7 +12,7 @@
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAiClientOptions } from "./openai-chat.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, streamLimits, taggedEventDecoder, type StreamDecoder } from "./shared.ts";
+import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, streamErrorEvent, streamLimits, taggedEventDecoder, type StreamDecoder } from "./shared.ts";
 import { WireConversation } from "./wire-conversation.ts";
 import {
   ProviderError,
@@ -185,10 +185,10 @@ class ResponsesDecoder implements StreamDecoder {
         return true;
       case "response.failed": {
         const error = data.response.error;
-        throw new ProviderError("api", `openai: ${error?.code ?? "response_failed"}: ${error?.message ?? "response failed"}`);
+        throw streamErrorEvent(`openai: ${error?.code ?? "response_failed"}: ${error?.message ?? "response failed"}`);
       }
       case "error":
-        throw new ProviderError("api", `openai: ${data.code ?? "error"}: ${data.message ?? "stream error"}`);
+        throw streamErrorEvent(`openai: ${data.code ?? "error"}: ${data.message ?? "stream error"}`);
     }
   }
 

@@ -14,6 +14,8 @@ import * as v from "valibot";
 import { settledOrAborted } from "../common/abortable-wait.ts";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { stdoutRoom } from "../common/stdout.ts";
+import type { ErrorContext } from "../common/errors.ts";
+import { oneLine } from "./http-errors.ts";
 import { quickAccept } from "./quick-accept.ts";
 import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -228,6 +230,11 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
 
 /** Tool calls one response may make (docs/providers.md "Stream limits"). */
 export const MAX_TOOL_CALLS = 1024;
+
+/** A provider's in-stream error event as one line of at most 500 characters (the server's text may hold newlines, or megabytes). */
+export function streamErrorEvent(text: string, context: ErrorContext = {}): ProviderError {
+  return new ProviderError("api", oneLine(text, 500), undefined, context);
+}
 
 export function tooManyToolCalls(label: string): ProviderError {
   return new ProviderError("too_large", `${label}: more than ${MAX_TOOL_CALLS} tool calls in one response (the per-response limit)`);

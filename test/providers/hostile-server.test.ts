@@ -332,3 +332,19 @@ describe("compressed responses", () => {
     expect(result.stderr).toBe("zot: anthropic: response larger than 8 MiB (the per-response limit)\n");
   });
 });
+
+describe("an in-stream error event from the server", () => {
+  for (const provider of DIALECTS) {
+    test(`${provider}: a multi-line, megabyte message is one line of at most 500 characters`, async () => {
+      env.server.enqueue({ type: "stream_error", errorType: "overloaded_error\n\nforged line", message: `${"E".repeat(2 * 1024 * 1024)}\nzot: done` });
+      const result = await env.run(["-p", "hi", ...env.providerArgs(provider)]);
+      expect(result.code).toBe(1);
+      const lines = result.stderr.split("\n").filter(Boolean);
+      expect(lines).toHaveLength(1);
+      const [line = ""] = lines;
+      expect(line.length).toBeLessThanOrEqual("zot: ".length + 500);
+      expect(line).toStartWith(provider === "anthropic" ? "zot: anthropic overloaded_error forged line: EEEE" : "zot: openai: EEEE");
+      expect(line).toEndWith("E…");
+    });
+  }
+});
