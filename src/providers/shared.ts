@@ -69,12 +69,12 @@ export function computeCost(usage: Usage, model: ModelInfo): number {
   );
 }
 
-/** Parses one event's JSON payload; unparseable or too deeply nested text is ProviderError "malformed". */
+/** Parses one event's JSON payload; unparseable or too deeply nested text is ProviderError "malformed" (one line, at most 500 characters). */
 export function parseEventJson(label: string, event: SseEvent): unknown {
   const parsed = parseJson(event.data, MAX_JSON_DEPTH);
   if (parsed.ok) return parsed.value;
   const detail = parsed.problem.kind === "too_deep" ? `${describeJsonProblem(parsed.problem)}: ` : "";
-  throw new ProviderError("malformed", `${label}: unparseable ${event.event} event: ${detail}${event.data.slice(0, 120)}`);
+  throw new ProviderError("malformed", oneLine(`${label}: unparseable ${oneLine(event.event, 100)} event: ${detail}${event.data.slice(0, 120)}`));
 }
 
 /** The string `type` field of an event payload, if any (to skip unknown event kinds). */
@@ -86,7 +86,7 @@ export function eventType(json: unknown): string | undefined {
 
 /**
  * Validates a parsed payload against its schema; a mismatch is ProviderError
- * "malformed". A payload the schema's quick predicate accepts (quick-accept.ts:
+ * "malformed" (one line, at most 500 characters). A payload the schema's quick predicate accepts (quick-accept.ts:
  * only values valibot accepts unchanged) is returned as it is, without
  * valibot's copy; anything else is valibot's to decide and word.
  */
@@ -101,9 +101,10 @@ export function validateEvent<TSchema extends v.GenericSchema>(
   if (result.success) return result.output;
   const issue = result.issues[0];
   const path = issue ? (v.getDotPath(issue) ?? "") : "";
+  // The server's text (event name, field names, the value received) may hold newlines or megabytes: one line, bounded.
   throw new ProviderError(
     "malformed",
-    `${label}: unexpected ${event.event} event${path ? ` (field "${path}")` : ""}: ${issue?.message ?? "invalid"}`,
+    oneLine(`${label}: unexpected ${oneLine(event.event, 100)} event${path ? ` (field "${oneLine(path, 100)}")` : ""}: ${issue?.message ?? "invalid"}`),
   );
 }
 

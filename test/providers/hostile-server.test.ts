@@ -348,3 +348,21 @@ describe("an in-stream error event from the server", () => {
     });
   }
 });
+
+describe("an event zot cannot use", () => {
+  test("a megabyte value in the wrong field, or a megabyte event name, is reported in one bounded line (it was dropped from stderr whole)", async () => {
+    const start = '{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1}}}';
+    const badIndex = JSON.stringify({ type: "content_block_start", index: "I\n".repeat(1024 * 1024), content_block: { type: "text", text: "" } });
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream" }, body: `event: message_start\ndata: ${start}\n\nevent: content_block_start\ndata: ${badIndex}\n\n` });
+    const wrongField = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(wrongField.code).toBe(1);
+    const [line = "", ...rest] = wrongField.stderr.split("\n").filter(Boolean);
+    expect(rest).toEqual([]);
+    expect(line).toStartWith('zot: anthropic: unexpected content_block_start event (field "index"): Invalid type: Expected number but received "I I I');
+    expect(line.length).toBeLessThanOrEqual(505);
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream" }, body: `event: message_start\ndata: ${start}\n\nevent: ${"N".repeat(1024 * 1024)}\ndata: {not json\n\n` });
+    const longName = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(longName.code).toBe(1);
+    expect(longName.stderr).toMatch(/^zot: anthropic: unparseable N{99}… event: \{not json\n$/);
+  });
+});
