@@ -15,11 +15,13 @@ import {
   argumentsObject,
   endToolCall,
   joinUrl,
+  MAX_CONTENT_BLOCKS,
   runStream,
   streamLimits,
   streamErrorEvent,
   taggedEventDecoder,
   tokenCount,
+  tooManyBlocks,
   type ClientOptions,
   type StreamDecoder,
 } from "./shared.ts";
@@ -232,6 +234,7 @@ class AnthropicDecoder implements StreamDecoder {
   }
 
   private startBlock(index: number, start: WireBlockStart): void {
+    if (this.blocks.size >= MAX_CONTENT_BLOCKS && !this.blocks.has(index)) throw tooManyBlocks("anthropic");
     switch (start.type) {
       case "text":
         this.blocks.set(index, { kind: "text", text: start.text ?? "" });

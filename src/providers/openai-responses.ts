@@ -12,7 +12,19 @@
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAiClientOptions } from "./openai-chat.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, streamErrorEvent, streamLimits, taggedEventDecoder, type StreamDecoder } from "./shared.ts";
+import {
+  dataUrl,
+  endToolCall,
+  MAX_CONTENT_BLOCKS,
+  openAiUrl,
+  openAiUsage,
+  runStream,
+  streamErrorEvent,
+  streamLimits,
+  taggedEventDecoder,
+  tooManyBlocks,
+  type StreamDecoder,
+} from "./shared.ts";
 import { WireConversation } from "./wire-conversation.ts";
 import {
   ProviderError,
@@ -159,7 +171,10 @@ class ResponsesDecoder implements StreamDecoder {
       case "response.output_text.delta": {
         const item = this.items.get(data.output_index);
         if (item?.kind === "message") item.text += data.delta;
-        else this.items.set(data.output_index, { kind: "message", text: data.delta });
+        else {
+          if (this.items.size >= MAX_CONTENT_BLOCKS && item === undefined) throw tooManyBlocks("openai");
+          this.items.set(data.output_index, { kind: "message", text: data.delta });
+        }
         if (data.delta) this.emit({ type: "text_delta", delta: data.delta });
         return false;
       }
@@ -193,6 +208,7 @@ class ResponsesDecoder implements StreamDecoder {
   }
 
   private addItem(index: number, item: WireItem): void {
+    if (this.items.size >= MAX_CONTENT_BLOCKS && !this.items.has(index)) throw tooManyBlocks("openai");
     if (item.type === "function_call") {
       const id = item.call_id ?? item.id ?? "";
       const name = item.name ?? "";

@@ -237,6 +237,13 @@ export function streamErrorEvent(text: string, context: ErrorContext = {}): Prov
   return new ProviderError("api", oneLine(text, 500), undefined, context);
 }
 
+/** Content blocks (text, thinking, tool calls, output items) one response may hold (docs/providers.md "Stream limits"). */
+export const MAX_CONTENT_BLOCKS = 4096;
+
+export function tooManyBlocks(label: string): ProviderError {
+  return new ProviderError("too_large", `${label}: more than ${MAX_CONTENT_BLOCKS} content blocks in one response (the per-response limit)`);
+}
+
 export function tooManyToolCalls(label: string): ProviderError {
   return new ProviderError("too_large", `${label}: more than ${MAX_TOOL_CALLS} tool calls in one response (the per-response limit)`);
 }

@@ -366,3 +366,34 @@ describe("an event zot cannot use", () => {
     expect(longName.stderr).toMatch(/^zot: anthropic: unparseable N{99}… event: \{not json\n$/);
   });
 });
+
+describe("thousands of content blocks in one response", () => {
+  test("anthropic blocks and Responses output items past 4096 end the call; up to it the answer stands", async () => {
+    const start = '{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1}}}';
+    const blocks = (count: number) =>
+      [
+        `event: message_start\ndata: ${start}\n\n`,
+        ...Array.from({ length: count }, (_, index) => `event: content_block_start\ndata: {"type":"content_block_start","index":${index},"content_block":{"type":"text","text":""}}\n\n`),
+        `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"many blocks"}}\n\n`,
+        'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}\n\n',
+        'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+      ].join("");
+    const sse = { type: "raw" as const, headers: { "content-type": "text/event-stream" } };
+    env.server.enqueue({ ...sse, body: blocks(4096) }, { ...sse, body: blocks(4097) });
+    const fits = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(fits.stderr).toBe("");
+    expect(fits.stdout).toBe("many blocks\n");
+    const over = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toBe("zot: anthropic: more than 4096 content blocks in one response (the per-response limit)\n");
+    const items = Array.from(
+      { length: 4097 },
+      (_, index) => `event: response.output_item.added\ndata: {"type":"response.output_item.added","output_index":${index},"item":{"type":"web_search_call","id":"ws_${index}"}}\n\n`,
+    );
+    env.server.enqueue({ ...sse, body: items.join("") });
+    const responses = await env.run(["-p", "hi", "--provider", "openai", "--model", "gpt-5-codex", "--base-url", env.server.openaiBaseUrl, "--api-key", "k"]);
+    expect(responses.code).toBe(1);
+    expect(responses.stderr).toBe("zot: openai: more than 4096 content blocks in one response (the per-response limit)\n");
+    expect(env.server.requests.at(-1)?.dialect).toBe("openai-responses");
+  });
+});
