@@ -187,7 +187,10 @@ class AnthropicDecoder implements StreamDecoder {
   private readonly tokens: Usage = emptyUsage();
   private stop: StopReason | undefined;
 
-  constructor(private readonly emit: (event: StreamEvent) => void) {}
+  constructor(
+    private readonly emit: (event: StreamEvent) => void,
+    private readonly countOutput: (chars: number) => void,
+  ) {}
 
   private assignUsage(usage: WireUsage | undefined, initial: boolean): void {
     if (!usage) return;
@@ -249,10 +252,12 @@ class AnthropicDecoder implements StreamDecoder {
         return;
       }
       case "thinking":
+        this.countOutput(start.signature?.length ?? 0);
         this.blocks.set(index, { kind: "thinking", thinking: start.thinking ?? "", signature: start.signature ?? "" });
         if (start.thinking) this.emit({ type: "thinking_delta", delta: start.thinking });
         return;
       case "redacted_thinking":
+        this.countOutput(start.data?.length ?? 0);
         this.blocks.set(index, { kind: "redacted", data: start.data ?? "" });
         return;
       default:
@@ -272,6 +277,7 @@ class AnthropicDecoder implements StreamDecoder {
       block.thinking += delta.thinking;
       this.emit({ type: "thinking_delta", delta: delta.thinking });
     } else if (delta.type === "signature_delta" && block?.kind === "thinking" && delta.signature) {
+      this.countOutput(delta.signature.length);
       block.signature += delta.signature;
     }
   }
@@ -327,7 +333,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): Provider
         body,
         request,
         ...streamLimits(options),
-        decoder: (emit) => new AnthropicDecoder(emit),
+        decoder: (emit, countOutput) => new AnthropicDecoder(emit, countOutput),
         onEvent,
       });
     },

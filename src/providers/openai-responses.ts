@@ -156,7 +156,10 @@ class ResponsesDecoder implements StreamDecoder {
   private readonly tokens: Usage = emptyUsage();
   private stop: StopReason = "end";
 
-  constructor(private readonly emit: (event: StreamEvent) => void) {}
+  constructor(
+    private readonly emit: (event: StreamEvent) => void,
+    private readonly countOutput: (chars: number) => void,
+  ) {}
 
   handle(event: SseEvent): boolean {
     const data = decodeEvent(event);
@@ -227,10 +230,15 @@ class ResponsesDecoder implements StreamDecoder {
   private finishItem(index: number, item: WireItem): void {
     const current = this.items.get(index);
     if (item.type === "function_call" && current?.kind === "call") {
-      if (typeof item.arguments === "string" && item.arguments !== "") current.args = item.arguments;
+      if (typeof item.arguments === "string" && item.arguments !== "") {
+        // What the done item adds beyond the streamed deltas counts as output too.
+        this.countOutput(item.arguments.length - current.args.length);
+        current.args = item.arguments;
+      }
       endToolCall(current, this.emit);
     } else if (item.type === "reasoning") {
       const summary = (item.summary ?? []).map((part) => part.text ?? "").join("\n");
+      this.countOutput(summary.length - (current?.kind === "reasoning" ? current.summary.length : 0) + (item.encrypted_content?.length ?? 0));
       this.items.set(index, {
         kind: "reasoning",
         ...(item.id ? { id: item.id } : {}),
@@ -239,6 +247,7 @@ class ResponsesDecoder implements StreamDecoder {
       });
     } else if (item.type === "message" && current?.kind === "message" && current.text === "") {
       current.text = (item.content ?? []).map((part) => part.text ?? "").join("");
+      this.countOutput(current.text.length);
     }
   }
 
@@ -295,7 +304,7 @@ export function createOpenAiResponsesClient(options: OpenAiClientOptions): Provi
         body: buildResponsesBody(request, conversation),
         request,
         ...streamLimits(options),
-        decoder: (emit) => new ResponsesDecoder(emit),
+        decoder: (emit, countOutput) => new ResponsesDecoder(emit, countOutput),
         onEvent,
       });
     },

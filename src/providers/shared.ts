@@ -224,8 +224,12 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
   /** Name of the terminal event, for the truncation message. */
   readonly terminalName: string;
   readonly request: StreamRequest;
-  /** Builds the dialect's decoder around `emit`; what it emits counts as model output (keepalive timeout). */
-  readonly decoder: (emit: (event: StreamEvent) => void) => StreamDecoder;
+  /**
+   * Builds the dialect's decoder around `emit`; what it emits counts as model output (keepalive timeout, output cap).
+   * `countOutput` counts content the decoder keeps without emitting it (redacted thinking, signatures, a
+   * done item's full text) against the same cap.
+   */
+  readonly decoder: (emit: (event: StreamEvent) => void, countOutput: (chars: number) => void) => StreamDecoder;
   readonly onEvent: (event: StreamEvent) => void;
 }
 
@@ -270,6 +274,11 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
   const maxOutputChars = resolveMaxOutputChars();
   let outputChars = 0;
   let toolCalls = 0;
+  const countOutput = (chars: number): void => {
+    if (chars <= 0) return;
+    outputChars += chars;
+    if (outputChars > maxOutputChars) throw outputTooLong(label, maxOutputChars);
+  };
   const decoder = options.decoder((event) => {
     response?.sawOutput();
     let chars = 0;
@@ -279,12 +288,9 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
       if (++toolCalls > MAX_TOOL_CALLS) throw tooManyToolCalls(label);
       chars = event.id.length + event.name.length;
     }
-    if (chars > 0) {
-      outputChars += chars;
-      if (outputChars > maxOutputChars) throw outputTooLong(label, maxOutputChars);
-    }
+    countOutput(chars);
     options.onEvent(event);
-  });
+  }, countOutput);
   let terminal = false;
   const finish = (stop: StopReason): StreamResult => {
     const usage = { ...emptyUsage(), ...decoder.usage() };

@@ -397,3 +397,37 @@ describe("thousands of content blocks in one response", () => {
     expect(env.server.requests.at(-1)?.dialect).toBe("openai-responses");
   });
 });
+
+describe("content kept without being streamed counts toward the output cap", () => {
+  const cap = { env: { ZOT_STREAM_MAX_OUTPUT_CHARS: "1000" } };
+  test("anthropic: redacted thinking data and thinking signatures", async () => {
+    env.server.enqueue({ type: "thinking", thinking: "hm", redacted: "R".repeat(1200), text: "answer" });
+    const redacted = await env.run(["-p", "hi", ...env.providerArgs()], cap);
+    expect(redacted.code).toBe(1);
+    expect(redacted.stderr).toBe("zot: anthropic: model output longer than 1000 characters in one response (the per-response limit)\n");
+    env.server.enqueue({ type: "thinking", thinking: "hm", signature: "S".repeat(1200), text: "answer" });
+    const signed = await env.run(["-p", "hi", ...env.providerArgs()], cap);
+    expect(signed.code).toBe(1);
+    expect(signed.stderr).toBe("zot: anthropic: model output longer than 1000 characters in one response (the per-response limit)\n");
+    // Under the cap both are kept as before.
+    env.server.enqueue({ type: "thinking", thinking: "hm", redacted: "R".repeat(300), signature: "S".repeat(300), text: "answer" });
+    const fits = await env.run(["-p", "hi", ...env.providerArgs()], cap);
+    expect(fits.stderr).toBe("");
+    expect(fits.stdout).toBe("answer\n");
+  });
+
+  test("responses: a done item's arguments beyond the streamed ones", async () => {
+    const event = (type: string, fields: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+    const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "read" };
+    const body = [
+      event("response.created", { response: { id: "r", status: "in_progress", output: [] } }),
+      event("response.output_item.added", { output_index: 0, item: { ...call, arguments: "" } }),
+      event("response.output_item.done", { output_index: 0, item: { ...call, arguments: JSON.stringify({ path: "x".repeat(1200) }) } }),
+      event("response.completed", { response: { id: "r", status: "completed", output: [], usage: { input_tokens: 1, output_tokens: 1 } } }),
+    ].join("");
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream" }, body });
+    const result = await env.run(["-p", "hi", "--provider", "openai", "--model", "gpt-5-codex", "--base-url", env.server.openaiBaseUrl, "--api-key", "k"], cap);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("zot: openai: model output longer than 1000 characters in one response (the per-response limit)\n");
+  });
+});
