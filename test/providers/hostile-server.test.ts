@@ -431,3 +431,16 @@ describe("content kept without being streamed counts toward the output cap", () 
     expect(result.stderr).toBe("zot: openai: model output longer than 1000 characters in one response (the per-response limit)\n");
   });
 });
+
+describe("a wrong address", () => {
+  test("404 and 405 name the URL that was asked (a base URL missing or doubling /v1), not retried", async () => {
+    env.server.enqueue({ type: "raw", status: 404, headers: { "content-type": "text/plain" }, body: "404 page not found" });
+    const notFound = await env.run(["-p", "hi", ...env.providerArgs("openai")]);
+    expect(notFound.code).toBe(1);
+    expect(notFound.stderr).toBe(`zot: openai: http 404: 404 page not found (${env.server.url}/v1/chat/completions: is the base URL right?)\n`);
+    env.server.enqueue({ type: "raw", status: 405, body: "" });
+    const notAllowed = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(notAllowed.stderr).toBe(`zot: anthropic: http 405: Method Not Allowed (${env.server.url}/v1/messages: is the base URL right?)\n`);
+    expect(env.server.requests).toHaveLength(2);
+  });
+});
