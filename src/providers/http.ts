@@ -294,7 +294,8 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       traceStartupOnce("first model request");
       response = await fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "text/event-stream", ...options.headers },
+        // What fetch sends when it decodes (decompress: false drops the header); content-encoding.ts decodes these.
+        headers: { "content-type": "application/json", accept: "text/event-stream", "accept-encoding": "gzip, deflate, br, zstd", ...options.headers },
         body: payload,
         signal: control.controller.signal,
         // A redirect is reported, never followed: it would carry the API key to wherever it points.

@@ -444,3 +444,10 @@ describe("a wrong address", () => {
     expect(env.server.requests).toHaveLength(2);
   });
 });
+
+test("requests still offer the encodings zot decodes (Accept-Encoding as before)", async () => {
+  env.server.enqueue({ type: "text", text: "ok" });
+  const result = await env.run(["-p", "hi", ...env.providerArgs()]);
+  expect(result.stdout).toBe("ok\n");
+  expect(env.server.requests[0]?.headers["accept-encoding"]).toBe("gzip, deflate, br, zstd");
+});
