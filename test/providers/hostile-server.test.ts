@@ -5,7 +5,9 @@
  * with the configured host); a 200 that is not an event stream (an HTML
  * proxy page, a JSON body) is an error naming the URL, the content type and
  * what the body says; usage numbers that are negative, huge or not numbers
- * never reach the cost and token totals. Both dialects, print and --json.
+ * never reach the cost and token totals; and the other faults of this
+ * acceptance run (compression, bounds on tool calls, blocks and error
+ * lines, a reset after a tool ran). Both dialects, print and --json.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -450,4 +452,22 @@ test("requests still offer the encodings zot decodes (Accept-Encoding as before)
   const result = await env.run(["-p", "hi", ...env.providerArgs()]);
   expect(result.stdout).toBe("ok\n");
   expect(env.server.requests[0]?.headers["accept-encoding"]).toBe("gzip, deflate, br, zstd");
+});
+
+describe("a connection reset after zot ran a tool", () => {
+  for (const provider of DIALECTS) {
+    test(`${provider}: the run fails naming the URL; the tool's result is kept and -c resumes with it`, async () => {
+      env.server.enqueue({ type: "tool_calls", calls: [{ id: "call_ran", name: "bash", arguments: { command: "echo ran-once" } }] }, { type: "drop", text: "half an answ" });
+      const result = await env.run(["-p", "hi", ...env.providerArgs(provider)]);
+      expect(result.code).toBe(1);
+      const path = provider === "anthropic" ? "/v1/messages" : "/v1/chat/completions";
+      expect(result.stderr).toStartWith(`zot: ${provider}: connection dropped mid-stream (${env.server.url}${path}): `);
+      env.server.enqueue({ type: "text", text: "resumed" });
+      const resumed = await env.run(["-c", "-p", "go on", ...env.providerArgs(provider)]);
+      expect(resumed.stderr).toBe("");
+      expect(resumed.stdout).toBe("resumed\n");
+      expect(toolResultsSent(env.server.requests[2]).get("call_ran")).toContain("ran-once");
+      expect(env.sessionFiles()).toHaveLength(1);
+    });
+  }
 });
