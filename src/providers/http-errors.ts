@@ -122,5 +122,7 @@ export function notHttpUrl(url: string): string | undefined {
     return `${oneLine(displayUrl(url), 200)} is not a URL (set --base-url, or the model's baseUrl in models.json, to an http:// or https:// address)`;
   }
   if (protocol === "http:" || protocol === "https:") return undefined;
-  return `${oneLine(displayUrl(url), 200)} is not an http:// or https:// URL (set --base-url, or the model's baseUrl in models.json, to one)`;
+  // "localhost:11434" parses with the scheme "localhost:".
+  const guess = url.includes("://") ? "" : `did you mean http://${oneLine(url, 200)}? `;
+  return `${oneLine(displayUrl(url), 200)} is not an http:// or https:// URL (${guess}set --base-url, or the model's baseUrl in models.json, to one)`;
 }

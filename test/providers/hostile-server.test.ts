@@ -253,6 +253,11 @@ describe("a base URL that is not http(s)", () => {
     expect(inline.code).toBe(1);
     expect(inline.stderr).toContain("zot: openai: data:text/event-stream,");
     expect(inline.stderr).toContain("is not an http:// or https:// URL");
+    const hostPort = await env.run(["-p", "hi", "--provider", "ollama", "--model", "llama3", "--base-url", "localhost:11434"]);
+    expect(hostPort.code).toBe(1);
+    expect(hostPort.stderr).toBe(
+      "zot: ollama: localhost:11434/v1/chat/completions is not an http:// or https:// URL (did you mean http://localhost:11434/v1/chat/completions? set --base-url, or the model's baseUrl in models.json, to one)\n",
+    );
     const bare = await env.run(["-p", "hi", "--provider", "anthropic", "--api-key", "k", "--base-url", env.server.url.replace("http://", "")]);
     expect(bare.code).toBe(1);
     expect(bare.stderr).toBe(
