@@ -90,6 +90,8 @@ export interface StreamingResponse {
    * behind: common/stdout.ts); that time counts against neither timeout.
    */
   paused(wait: Promise<void>): Promise<void>;
+  /** Tells a stall's message whether the bytes since the last event were part of an unfinished event (not keepalive comments). */
+  setMidEventProbe(probe: () => boolean): void;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -158,6 +160,7 @@ class AttemptControl {
   stalled: StallReason | undefined;
   /** Bytes read since the last complete event (a comment-only keepalive shows here). */
   bytesSinceEvent = 0;
+  midEvent: (() => boolean) | undefined;
   private streaming = false;
   private readonly idle: Deadline;
   private readonly keepalive: Deadline;
@@ -222,7 +225,7 @@ class AttemptControl {
       case "output":
         return `${label}: stream stalled: no model output for ${formatDuration(keepaliveMs)} (only keepalive events)`;
       case "event":
-        return `${label}: stream stalled: no event for ${formatDuration(idleMs)}${this.bytesSinceEvent > 0 ? " (only keepalive comments)" : ""}`;
+        return `${label}: stream stalled: no event for ${formatDuration(idleMs)}${this.midEvent?.() ? " (an event was still arriving)" : this.bytesSinceEvent > 0 ? " (only keepalive comments)" : ""}`;
       default:
         return `${label}: stream stalled: no response from ${displayUrl(url)} within ${formatDuration(idleMs)}`;
     }
@@ -327,6 +330,7 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
         sawEvent: () => control.sawEvent(),
         sawOutput: () => control.sawOutput(),
         paused: (wait) => control.paused(wait),
+        setMidEventProbe: (probe) => void (control.midEvent = probe),
       };
     }
     let errorBody: string;

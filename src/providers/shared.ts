@@ -316,6 +316,7 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
     request.onResponseStart?.();
     // The events of each chunk are handled in one go (SseParser: no asynchronous step per event, as parseSse has).
     const parser = new SseParser({ label });
+    response.setMidEventProbe(() => parser.midEvent());
     const reader = response.body.getReader();
     try {
       reading: for (;;) {

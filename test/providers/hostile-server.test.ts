@@ -114,6 +114,22 @@ describe("a 200 that is not an event stream", () => {
     expect(events.find((event) => event.type === "error")?.message).toBe("anthropic: stream stalled: no event for 1 s");
   });
 
+  test("a stall in the middle of an event (one byte a second, say) is not called keepalive comments", async () => {
+    const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1}}}\n\n';
+    const pieces = [start, 'event: content_block_start\ndata: {"type":"cont'];
+    const trickle = new ReadableStream<Uint8Array>({
+      pull: (out) => {
+        const piece = pieces.shift();
+        if (piece === undefined) return new Promise(() => undefined);
+        out.enqueue(new TextEncoder().encode(piece));
+      },
+    });
+    env.server.enqueue({ type: "raw", headers: { "content-type": "text/event-stream" }, body: trickle });
+    const result = await env.run(["-p", "hi", ...env.providerArgs()], { env: { ZOT_STREAM_IDLE_TIMEOUT_MS: "700" } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("zot: anthropic: stream stalled: no event for 700 ms (an event was still arriving)\n");
+  });
+
   test("an event stream with a BOM, CRLF line ends and data: without a space, under another content type, still streams", async () => {
     const lines = [
       "event: message_start",
