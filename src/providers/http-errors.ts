@@ -6,7 +6,8 @@
  * <detail>` — the original zot's `<name>: http <code>: <body>`, so what
  * scripts grep for (`http 429`) is there, with the body's own "type:
  * message" instead of its raw JSON — whitespace collapsed, at most 500
- * characters. `notHttpUrl` says why a request URL is not an http(s) one.
+ * characters; `withoutSecrets` blanks the API key the request sent, should
+ * a server echo it. `notHttpUrl` says why a request URL is not an http(s) one.
  * `redirectLine` words a 3xx that zot does not follow (both
  * addresses without user:password, the target at most 200 characters).
  */
@@ -125,4 +126,23 @@ export function notHttpUrl(url: string): string | undefined {
   // "localhost:11434" parses with the scheme "localhost:".
   const guess = url.includes("://") ? "" : `did you mean http://${oneLine(url, 200)}? `;
   return `${oneLine(displayUrl(url), 200)} is not an http:// or https:// URL (${guess}set --base-url, or the model's baseUrl in models.json, to one)`;
+}
+
+/** Header values that carry a credential (the API key of x-api-key, or of Authorization after its scheme). */
+function secretsOf(headers: Readonly<Record<string, string>>): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === "x-api-key" || lower === "api-key") secrets.push(value.trim());
+    else if (lower === "authorization") secrets.push(value.replace(/^\s*\S+\s+/, "").trim());
+  }
+  // Too short to be a key ("ollama" is a made-up one): replacing it would mangle ordinary words.
+  return secrets.filter((secret) => secret.length >= 8);
+}
+
+/** `line` with every credential sent in `headers` replaced by "[API key]" (a server that echoes the key must not put it in a terminal or a CI log). */
+export function withoutSecrets(line: string, headers: Readonly<Record<string, string>>): string {
+  let out = line;
+  for (const secret of secretsOf(headers)) out = out.split(secret).join("[API key]");
+  return out;
 }

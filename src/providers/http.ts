@@ -24,9 +24,10 @@
  * before its wait; an abort during the wait ends it at once). Any other
  * non-2xx status, or the last one, raises ProviderError "http" with one line
  * naming the status and the provider's own error message (body read up to
- * 4 KiB; a 404 or 405 also names the URL); a connection failure raises
- * "network" naming the URL (plus the caller's `connectHint`). A 3xx redirect is not followed (the API key
- * would go along to its target, and a 301/302 turns the POST into a GET):
+ * 4 KiB; the API key blanked should the body echo it; a 404 or 405 also
+ * names the URL); a connection failure raises "network" naming the URL
+ * (plus the caller's `connectHint`). A 3xx redirect is not followed (the
+ * API key would go along to its target, and a 301/302 turns the POST into a GET):
  * ProviderError "http" naming both addresses, not retried. A 2xx whose
  * body is not an event stream (not-sse.ts: an HTML proxy page, a JSON body,
  * nothing) fails its first read with ProviderError "malformed" naming the
@@ -34,7 +35,7 @@
  */
 import { systemErrorCode } from "../common/errors.ts";
 import { traceStartupOnce } from "../common/startup-trace.ts";
-import { displayUrl, ERROR_BODY_LIMIT_BYTES, httpErrorLine, notHttpUrl, readCapped, redirectLine } from "./http-errors.ts";
+import { displayUrl, ERROR_BODY_LIMIT_BYTES, httpErrorLine, notHttpUrl, readCapped, redirectLine, withoutSecrets } from "./http-errors.ts";
 
 export { displayUrl };
 import {
@@ -347,7 +348,7 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
     const redirect = redirectLine(label, response, url);
     if (redirect !== undefined) throw new ProviderError("http", redirect, response.status, { url: displayUrl(url) });
     const wrongAddress = response.status === 404 || response.status === 405 ? ` (${displayUrl(url)}: is the base URL right?)` : "";
-    const line = httpErrorLine(label, response.status, response.statusText, errorBody) + wrongAddress;
+    const line = withoutSecrets(httpErrorLine(label, response.status, response.statusText, errorBody), options.headers) + wrongAddress;
     if (!retryableStatus(response.status, response.headers)) throw new ProviderError("http", line, response.status, { url: displayUrl(url) });
     const decision = decideRetry({ retries, waitedMs }, policy, { retryAfterMs: serverRetryAfterMs(response.headers) });
     if (!decision.retry) throw new ProviderError("http", `${line} (${decision.why})`, response.status, { url: displayUrl(url) });

@@ -492,3 +492,20 @@ describe("a connection reset after zot ran a tool", () => {
     });
   }
 });
+
+describe("an error body that echoes the API key", () => {
+  for (const provider of DIALECTS) {
+    test(`${provider}: the key is blanked in the error line (stderr, --json)`, async () => {
+      const key = "sk-test-0123456789abcdef";
+      const echo = { type: "http_error" as const, status: 401, message: `invalid key ${key} (header x-api-key: ${key})` };
+      env.server.enqueue(echo, echo);
+      const args = ["--provider", provider, "--base-url", provider === "anthropic" ? env.server.anthropicBaseUrl : env.server.openaiBaseUrl, "--api-key", key];
+      const printed = await env.run(["-p", "hi", ...args]);
+      expect(printed.code).toBe(1);
+      expect(printed.stderr).toBe(`zot: ${provider}: http 401: authentication_error: invalid key [API key] (header x-api-key: [API key])\n`);
+      const json = await env.run(["--json", "hi", ...args]);
+      expect(json.stdout).not.toContain(key);
+      expect(json.stdout).toContain("invalid key [API key]");
+    });
+  }
+});
