@@ -9,9 +9,9 @@
  * (text, tool calls, thinking, HTTP errors with headers such as Retry-After,
  * and stream faults: stall, drop, malformed data, missing terminal event,
  * in-stream error, keepalives only, an oversized event, an endless
- * response), and `raw` replies: any status, headers and body bytes, exactly
- * (a redirect, an HTML proxy page with 200, invalid UTF-8, odd usage
- * numbers). Any streamed reply may open with a stretch of keepalives
+ * response), and `raw` replies: any status, headers and body, exactly (a
+ * redirect, an HTML proxy page with 200, a compressed or invalid body, odd
+ * usage numbers, or a ReadableStream the test feeds, such as a trickle). Any streamed reply may open with a stretch of keepalives
  * (`keepalive`), or hold after its first frame until a promise the test
  * settles (`holdUntil`). An empty queue answers 500 in the provider's error format,
  * with `x-should-retry: false` so that zot does not spend its retry budget
