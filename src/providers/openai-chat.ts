@@ -9,7 +9,9 @@
  * arguments buffered before that against the output cap, as shared.ts's),
  * reasoning_content kept as a reasoning block, usage from the
  * include_usage chunk (input = prompt − cached; cached → cache read);
- * `data: [DONE]` is the terminal event; a top-level `error` → ProviderError "api"
+ * `data: [DONE]` is the terminal event; a top-level `error` (or a chunk
+ * with `"object": "error"`, or an SSE event named `error`: vLLM, gateways)
+ * → ProviderError "api"
  * (`openai: <message>`, also for the "kimi" client, as the original words it).
  * A connection failure of the "ollama" client says an Ollama server is expected there.
  * Assistant turns with neither text nor tool calls are left out (Kimi rejects them).
@@ -182,6 +184,9 @@ const ChunkSchema = v.looseObject({
     }),
   ),
   error: v.nullish(v.union([v.string(), v.looseObject({ message: v.nullish(v.string()), type: v.nullish(v.string()) })])),
+  // vLLM-style errors mid-stream: {"object":"error","message":…}.
+  object: v.optional(v.unknown()),
+  message: v.optional(v.unknown()),
 });
 
 type Part =
@@ -209,6 +214,9 @@ class ChatDecoder implements StreamDecoder {
     if (chunk.error) {
       const message = typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "stream error");
       throw streamErrorEvent(`${this.label}: ${message}`);
+    }
+    if (chunk.object === "error" || event.event === "error") {
+      throw streamErrorEvent(`${this.label}: ${typeof chunk.message === "string" && chunk.message.trim() !== "" ? chunk.message : "stream error"}`);
     }
     for (const choice of chunk.choices ?? []) {
       const delta = choice.delta;

@@ -509,3 +509,20 @@ describe("an error body that echoes the API key", () => {
     });
   }
 });
+
+describe("OpenAI-compatible servers' own in-stream error shapes", () => {
+  test('a vLLM-style {"object":"error"} chunk and an SSE event named error end with the server\'s message, not "stream ended before [DONE]"', async () => {
+    const opening = 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"par"}}]}\n\n';
+    const sse = { type: "raw" as const, headers: { "content-type": "text/event-stream" } };
+    env.server.enqueue(
+      { ...sse, body: `${opening}data: {"object":"error","message":"CUDA out of memory","type":"InternalServerError","code":500}\n\n` },
+      { ...sse, body: `${opening}event: error\ndata: {"message":"upstream timed out"}\n\n` },
+    );
+    const vllm = await env.run(["-p", "hi", ...env.providerArgs("openai")]);
+    expect(vllm.code).toBe(1);
+    expect(vllm.stderr).toBe("zot: openai: CUDA out of memory\n");
+    const named = await env.run(["-p", "hi", ...env.providerArgs("openai")]);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toBe("zot: openai: upstream timed out\n");
+  });
+});
