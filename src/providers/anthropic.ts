@@ -16,6 +16,7 @@ import {
   endToolCall,
   joinUrl,
   MAX_CONTENT_BLOCKS,
+  parseEventJson,
   runStream,
   streamLimits,
   streamErrorEvent,
@@ -182,6 +183,28 @@ function mapStopReason(reason: string): StopReason {
   return "end";
 }
 
+/** Any field of a parsed JSON value, or undefined. */
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/**
+ * An SSE event named `error`, whatever its shape: Anthropic's
+ * `{"type":"error","error":{"type","message"}}`, or a proxy's `{"error":"…"}`
+ * or `{"message":"…"}`. The original's wording: "anthropic <type>: <message>".
+ */
+function errorEventOf(event: SseEvent): ProviderError {
+  const json = parseEventJson("anthropic", event);
+  const error = field(json, "error");
+  const kind = text(field(error, "type")) ?? "error";
+  const message = text(error) ?? text(field(error, "message")) ?? text(field(json, "message")) ?? "stream error";
+  return streamErrorEvent(`anthropic ${kind}: ${message}`, { type: kind });
+}
+
 class AnthropicDecoder implements StreamDecoder {
   private readonly blocks = new Map<number, BlockState>();
   private readonly tokens: Usage = emptyUsage();
@@ -205,6 +228,7 @@ class AnthropicDecoder implements StreamDecoder {
   }
 
   handle(event: SseEvent): boolean {
+    if (event.event === "error") throw errorEventOf(event);
     const data = decodeEvent(event);
     if (data === undefined) return false; // ping and future kinds
     switch (data.type) {

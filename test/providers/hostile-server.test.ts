@@ -525,4 +525,21 @@ describe("OpenAI-compatible servers' own in-stream error shapes", () => {
     expect(named.code).toBe(1);
     expect(named.stderr).toBe("zot: openai: upstream timed out\n");
   });
+
+  test("anthropic: an event named error with a proxy's shape ({\"error\": \"…\"}, {\"message\": \"…\"}) ends with its message", async () => {
+    const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1}}}\n\n';
+    const sse = { type: "raw" as const, headers: { "content-type": "text/event-stream" } };
+    env.server.enqueue(
+      { ...sse, body: `${start}event: error\ndata: {"type":"error","error":"upstream exploded"}\n\n` },
+      { ...sse, body: `${start}event: error\ndata: {"message":"no type field"}\n\n` },
+      { type: "stream_error", errorType: "overloaded_error", message: "Overloaded" },
+    );
+    const stringError = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(stringError.stderr).toBe("zot: anthropic error: upstream exploded\n");
+    const untyped = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(untyped.stderr).toBe("zot: anthropic error: no type field\n");
+    // Anthropic's own shape reads as before.
+    const own = await env.run(["-p", "hi", ...env.providerArgs()]);
+    expect(own.stderr).toBe("zot: anthropic overloaded_error: Overloaded\n");
+  });
 });
