@@ -1,6 +1,6 @@
 /**
  * Error responses of the model APIs as one line: `readCapped` reads at most
- * ERROR_BODY_LIMIT_BYTES (4 KiB) of a body, `describeErrorBody` extracts the
+ * ERROR_BODY_LIMIT_BYTES (4 KiB) of a body (within `waitMs` when given), `describeErrorBody` extracts the
  * provider's own "type: message" (Anthropic, OpenAI and most look-alikes;
  * the raw text otherwise), `httpErrorLine` gives `<label>: http <status>:
  * <detail>` — the original zot's `<name>: http <code>: <body>`, so what
@@ -16,15 +16,24 @@ import { parseJson } from "../common/json.ts";
 
 export const ERROR_BODY_LIMIT_BYTES = 4096;
 
-export async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+/** How long an error body may take to arrive; what came by then is used (a server that sends the status and then trickles must not hold each retry for the idle timeout). */
+export const ERROR_BODY_WAIT_MS = 5000;
+
+export async function readCapped(body: ReadableStream<Uint8Array>, limit: number, waitMs?: number): Promise<string> {
   const reader = body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
-  while (size < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    size += value.byteLength;
+  // Cancelling the reader ends a pending read as done: the loop stops with what it has.
+  const timer = waitMs === undefined ? undefined : setTimeout(() => void reader.cancel().catch(() => undefined), waitMs);
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    clearTimeout(timer);
   }
   await reader.cancel().catch(() => undefined);
   const joined = new Uint8Array(Math.min(size, limit));

@@ -24,7 +24,7 @@
  * before its wait; an abort during the wait ends it at once). Any other
  * non-2xx status, or the last one, raises ProviderError "http" with one line
  * naming the status and the provider's own error message (body read up to
- * 4 KiB; the API key blanked should the body echo it; a 404 or 405 also
+ * 4 KiB, for at most 5 s; the API key blanked should the body echo it; a 404 or 405 also
  * names the URL); a connection failure raises "network" naming the URL
  * (plus the caller's `connectHint`). A 3xx redirect is not followed (the
  * API key would go along to its target, and a 301/302 turns the POST into a GET):
@@ -35,7 +35,7 @@
  */
 import { systemErrorCode } from "../common/errors.ts";
 import { traceStartupOnce } from "../common/startup-trace.ts";
-import { displayUrl, ERROR_BODY_LIMIT_BYTES, httpErrorLine, notHttpUrl, readCapped, redirectLine, withoutSecrets } from "./http-errors.ts";
+import { displayUrl, ERROR_BODY_LIMIT_BYTES, ERROR_BODY_WAIT_MS, httpErrorLine, notHttpUrl, readCapped, redirectLine, withoutSecrets } from "./http-errors.ts";
 
 export { displayUrl };
 import {
@@ -336,7 +336,7 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
     }
     let errorBody: string;
     try {
-      errorBody = decoded?.ok ? await readCapped(decoded.body, ERROR_BODY_LIMIT_BYTES) : "";
+      errorBody = decoded?.ok ? await readCapped(decoded.body, ERROR_BODY_LIMIT_BYTES, ERROR_BODY_WAIT_MS) : "";
     } catch (err) {
       errorBody = "";
       if (options.signal.aborted) {

@@ -543,3 +543,21 @@ describe("OpenAI-compatible servers' own in-stream error shapes", () => {
     expect(own.stderr).toBe("zot: anthropic overloaded_error: Overloaded\n");
   });
 });
+
+describe("an error body that never ends", () => {
+  test("is read for at most 5 s, and what came is the message (it held each attempt for the idle timeout)", async () => {
+    let sent = false;
+    const trickle = new ReadableStream<Uint8Array>({
+      pull: (out) => {
+        if (sent) return new Promise(() => undefined);
+        sent = true;
+        out.enqueue(new TextEncoder().encode("upstream is thinking about it"));
+      },
+    });
+    env.server.enqueue({ type: "raw", status: 503, headers: { "content-type": "text/plain" }, body: trickle });
+    // An idle timeout far beyond the test's time: only the error-body bound can end this run in time.
+    const result = await env.run(["-p", "hi", ...env.providerArgs()], { env: { ZOT_MAX_RETRIES: "0", ZOT_STREAM_IDLE_TIMEOUT_MS: "600000" }, timeoutMs: 25_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("zot: anthropic: http 503: upstream is thinking about it (retries disabled)\n");
+  }, 30_000);
+});
