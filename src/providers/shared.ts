@@ -15,7 +15,7 @@ import { settledOrAborted } from "../common/abortable-wait.ts";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { stdoutRoom } from "../common/stdout.ts";
 import type { ErrorContext } from "../common/errors.ts";
-import { oneLine } from "./http-errors.ts";
+import { oneLine, withoutSecrets } from "./http-errors.ts";
 import { quickAccept } from "./quick-accept.ts";
 import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -344,6 +344,8 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
       decoder.closeOpen?.();
       return finish("aborted");
     }
+    // An error event or a quoted event may echo the API key: blanked, as in HTTP error lines.
+    if (err instanceof ProviderError) err.message = withoutSecrets(err.message, options.headers);
     throw err;
   }
   if (!terminal) {

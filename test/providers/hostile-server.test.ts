@@ -506,6 +506,12 @@ describe("an error body that echoes the API key", () => {
       const json = await env.run(["--json", "hi", ...args]);
       expect(json.stdout).not.toContain(key);
       expect(json.stdout).toContain("invalid key [API key]");
+      // An in-stream error event too.
+      env.server.enqueue({ type: "stream_error", errorType: "auth", message: `key ${key} revoked` });
+      const streamed = await env.run(["-p", "hi", ...args]);
+      expect(streamed.code).toBe(1);
+      expect(streamed.stderr).toContain("key [API key] revoked");
+      expect(streamed.stderr).not.toContain(key);
     });
   }
 });
