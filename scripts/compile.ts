@@ -29,6 +29,9 @@ export const COMPILE_FLAGS: readonly string[] = [
   "--compile-jit-policy=10",
   "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
   "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json",
+  // Any baked-in runtime flag makes the executable start from a removed working directory (process.cwd()
+  // then throws, common/cwd.ts says so); without one Bun refuses before zot runs. This one is harmless.
+  "--compile-exec-argv=--no-deprecation",
 ];
 
 export interface BuildStamp {

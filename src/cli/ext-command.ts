@@ -12,6 +12,7 @@
  * reads on, and SIGINT / SIGTERM bound the last flush).
  * `--cwd <dir>` picks the project scope (default: the process cwd).
  */
+import { currentDirectory, resolveFromCwd } from "../common/cwd.ts";
 import { type ArgsDef, type CommandDef, defineCommand, runCommand } from "citty";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
@@ -33,7 +34,7 @@ interface Scope {
 }
 
 function scopeFrom(cwd: string | undefined): Scope {
-  return { cwd: resolve(cwd ?? process.cwd()), paths: zotPaths() };
+  return { cwd: cwd === undefined ? currentDirectory() : resolveFromCwd(cwd), paths: zotPaths() };
 }
 
 const INTERRUPT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;

@@ -20,6 +20,8 @@ import { ZOT_VERSION } from "../common/version.ts";
 const USAGE_HINT = "run 'zot --help' for usage";
 
 async function run(argv: readonly string[], writeAnswer: (text: string) => Promise<void>): Promise<number> {
+  // Every route past --version: a relative ZOT_HOME made absolute for all that zot starts.
+  (await import("../common/home.ts")).anchorZotHome();
   const first = argv[0];
   if (first === "ext") {
     const { runExtCli } = await import("./ext-command.ts");

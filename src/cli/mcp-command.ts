@@ -15,8 +15,8 @@
  * never printed (they hold tokens). `--cwd <dir>` picks the project whose
  * .zot/mcp.json is read (default: the process cwd).
  */
+import { currentDirectory, resolveFromCwd } from "../common/cwd.ts";
 import { type ArgsDef, type CommandDef, defineCommand } from "citty";
-import { resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { didYouMean } from "../common/did-you-mean.ts";
 import { UsageError, ZotError } from "../common/errors.ts";
@@ -52,7 +52,7 @@ interface Parsed {
 }
 
 function place(cwd: unknown): { home: string; cwd: string } {
-  return { home: resolveZotHome(), cwd: resolve(typeof cwd === "string" ? cwd : process.cwd()) };
+  return { home: resolveZotHome(), cwd: typeof cwd === "string" ? resolveFromCwd(cwd) : currentDirectory() };
 }
 
 function list(values: Values, key: string): string[] {

@@ -12,8 +12,8 @@
  * warnings to stderr. Exit codes: 0 done, 1 failure (a directory that does
  * not exist, an unwritable store), 2 usage.
  */
+import { currentDirectory, resolveFromCwd } from "../common/cwd.ts";
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import { UsageError, ZotError } from "../common/errors.ts";
 import { zotPaths } from "../common/home.ts";
 import { forStdout } from "../common/terminal-text.ts";
@@ -61,7 +61,7 @@ function parseArgs(command: "trust" | "untrust", argv: readonly string[]): { hel
 }
 
 function projectDir(dir: string | undefined): string {
-  const path = resolve(dir ?? process.cwd());
+  const path = dir === undefined ? currentDirectory("give the directory as an argument") : resolveFromCwd(dir);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new ZotError("trust", `${path} is not a directory`, { dir: path });
   return path;
 }

@@ -4,7 +4,8 @@
  * half-written mix. `verify`, when given, runs synchronously right before the
  * rename (nothing else runs in between); throwing from it aborts the
  * replacement (the temp file is removed and the error rethrown), which lets a
- * caller refuse to replace a file that changed since it read it.
+ * caller refuse to replace a file that changed since it read it. The error
+ * thrown is the write's own (EROFS, ENOSPC, …), never the temp file's cleanup.
  */
 import { renameSync } from "node:fs";
 import { mkdir, open, rm } from "node:fs/promises";
@@ -35,7 +36,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     options.verify?.();
     renameSync(temp, path);
   } catch (err) {
-    await rm(temp, { force: true });
+    // The failure is what the caller needs to hear, not a cleanup that fails the same way (a read-only directory).
+    await rm(temp, { force: true }).catch(() => undefined);
     throw err;
   }
 }

@@ -31,7 +31,9 @@
  * stalled reader costs about 60 failed writes a second). Any error other
  * than EAGAIN / EINTR (EPIPE, ECONNRESET, EIO, EBADF…) means the reader is
  * gone: the writer is then "broken" and discards what is queued and
- * everything written later.
+ * everything written later; `failureCode` keeps the error's code (EPIPE
+ * for a reader that left, ENOSPC for a full disk…), so that callers can
+ * tell a reader that went away from a write that failed.
  * A direct write that meets EAGAIN (a terminal someone made non-blocking) is
  * queued and retried the same way.
  */
@@ -73,6 +75,7 @@ function workerSource(fd: number): string {
 import { writeSync } from "node:fs";
 const pause = new Int32Array(new SharedArrayBuffer(4));
 let broken = false;
+let code;
 onmessage = (event) => {
   const bytes = event.data;
   let offset = 0;
@@ -81,15 +84,22 @@ onmessage = (event) => {
       offset += writeSync(${fd}, bytes, offset);
     } catch (err) {
       if (err?.code === "EAGAIN" || err?.code === "EINTR") Atomics.wait(pause, 0, 0, 10);
-      else broken = true;
+      else {
+        broken = true;
+        code = typeof err?.code === "string" ? err.code : "EIO";
+      }
     }
   }
-  postMessage({ bytes: bytes.length, broken });
+  postMessage({ bytes: bytes.length, broken, code });
 };
 `;
 }
 
 type Attempt = (bytes: Uint8Array) => number;
+/** Where an attempt leaves the code of the error that broke it. */
+interface FailureRecord {
+  code: string | undefined;
+}
 
 /** Short texts are encoded here for their first write attempt (what is not written at once is copied out). */
 const SCRATCH_BYTES = 64 * 1024;
@@ -100,41 +110,46 @@ function encodeToScratch(text: string): Uint8Array {
   return scratch.bytes.subarray(0, scratch.encoder.encodeInto(text, scratch.bytes).written);
 }
 
-function writeAttempt(fd: number): Attempt {
+function writeAttempt(fd: number, failure: FailureRecord): Attempt {
   return (bytes) => {
     try {
       return writeSync(fd, bytes);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException | undefined)?.code;
-      return code === "EAGAIN" || code === "EWOULDBLOCK" || code === "EINTR" ? AGAIN : BROKEN;
+      if (code === "EAGAIN" || code === "EWOULDBLOCK" || code === "EINTR") return AGAIN;
+      failure.code = typeof code === "string" ? code : "EIO";
+      return BROKEN;
     }
   };
 }
 
-function sendAttempt(fd: number): Attempt {
+function sendAttempt(fd: number, failure: FailureRecord): Attempt {
   return (bytes) => {
     const sent = sendNonBlocking(fd, bytes) ?? -EWOULDBLOCK;
     if (sent >= 0) return sent;
-    return sent === -EWOULDBLOCK || sent === -EINTR ? AGAIN : BROKEN;
+    if (sent === -EWOULDBLOCK || sent === -EINTR) return AGAIN;
+    // A socket's writer breaks when its peer has gone.
+    failure.code = "EPIPE";
+    return BROKEN;
   };
 }
 
 /** How to write to `fd` without blocking, or undefined when only the worker can. */
-function directPath(fd: number): { mode: Exclude<FdWriterMode, "worker">; attempt: Attempt } | undefined {
+function directPath(fd: number, failure: FailureRecord): { mode: Exclude<FdWriterMode, "worker">; attempt: Attempt } | undefined {
   let stat: ReturnType<typeof fstatSync>;
   try {
     stat = fstatSync(fd);
   } catch {
     // Not open: writes fail at once and break the writer.
-    return { mode: "direct", attempt: writeAttempt(fd) };
+    return { mode: "direct", attempt: writeAttempt(fd, failure) };
   }
-  if (stat.isFile() || stat.isCharacterDevice() || stat.isBlockDevice()) return { mode: "direct", attempt: writeAttempt(fd) };
-  if (stat.isSocket()) return libcAvailable() ? { mode: "socket", attempt: sendAttempt(fd) } : undefined;
+  if (stat.isFile() || stat.isCharacterDevice() || stat.isBlockDevice()) return { mode: "direct", attempt: writeAttempt(fd, failure) };
+  if (stat.isSocket()) return libcAvailable() ? { mode: "socket", attempt: sendAttempt(fd, failure) } : undefined;
   if (stat.isFIFO() && process.platform === "linux") {
     try {
       const privateFd = openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY | constants.O_NONBLOCK);
       // With stdin closed the new descriptor would be 0, where zot expects its input: not that.
-      if (privateFd > 2) return { mode: "pipe", attempt: writeAttempt(privateFd) };
+      if (privateFd > 2) return { mode: "pipe", attempt: writeAttempt(privateFd, failure) };
       closeSync(privateFd);
     } catch {
       // no /proc, or not allowed: the worker
@@ -156,6 +171,7 @@ export class FdWriter {
   #openBytes = 0;
   #queuedBytes = 0;
   #broken = false;
+  readonly #failure: FailureRecord = { code: undefined };
   #lastProgressAt = 0;
   #cancelRetry: (() => void) | undefined;
   #delay = 0;
@@ -166,7 +182,7 @@ export class FdWriter {
     readonly fd: number,
     private readonly options: FdWriterOptions,
   ) {
-    const path = options.forceWorker ? undefined : directPath(fd);
+    const path = options.forceWorker ? undefined : directPath(fd, this.#failure);
     if (path !== undefined) {
       this.#mode = path.mode;
       this.#attempt = path.attempt;
@@ -175,7 +191,7 @@ export class FdWriter {
     this.#worker = this.#startWorker();
     // No worker either: blocking writes (the last resort, as before this module).
     this.#mode = this.#worker === undefined ? "direct" : "worker";
-    if (this.#worker === undefined) this.#attempt = writeAttempt(fd);
+    if (this.#worker === undefined) this.#attempt = writeAttempt(fd, this.#failure);
   }
 
   get mode(): FdWriterMode {
@@ -190,6 +206,11 @@ export class FdWriter {
   /** The reader went away: everything queued was discarded and later text is too. */
   get broken(): boolean {
     return this.#broken;
+  }
+
+  /** Once broken: the code of the error that broke it (EPIPE, ENOSPC, EIO…; "EIO" when a worker died). */
+  get failureCode(): string | undefined {
+    return this.#broken ? (this.#failure.code ?? "EIO") : undefined;
   }
 
   /** Date.now() of the last write that made progress (or when the queue last started filling). */
@@ -355,9 +376,10 @@ export class FdWriter {
     try {
       const worker = new Worker(URL.createObjectURL(new Blob([workerSource(this.fd)], { type: "application/javascript" })));
       worker.unref();
-      worker.onmessage = (event: MessageEvent<{ bytes: number; broken: boolean }>) => {
+      worker.onmessage = (event: MessageEvent<{ bytes: number; broken: boolean; code?: string }>) => {
         if (this.#broken) return;
         if (event.data.broken) {
+          this.#failure.code = event.data.code ?? "EIO";
           this.#break();
           return;
         }

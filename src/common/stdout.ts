@@ -28,7 +28,11 @@
  * writer: later text is discarded, and onStdoutGone() listeners (the modes,
  * modes/signals.ts) are told once, so a run nobody watches stops the way the
  * original zot did (killed by SIGPIPE at its next write) instead of going
- * on with its tools.
+ * on with its tools. Any other write error (ENOSPC on a full disk, EIO,
+ * EFBIG, EDQUOT…) breaks it the same way, but is not a reader that left:
+ * stdoutWriteFailure() then names it, so that the run fails (exit 1, a
+ * `zot: cannot write to stdout: …` line) instead of ending quietly as for
+ * EPIPE.
  */
 import { settledOrAborted } from "./abortable-wait.ts";
 import { FdWriter } from "./fd-writer.ts";
@@ -66,6 +70,32 @@ export function writeStdoutText(data: string | Uint8Array): void {
   writer ??= new FdWriter(1, { keepAlive: true, onProgress: reportIfGone });
   writer.write(data);
   reportIfGone();
+}
+
+/** Errors that mean stdout's reader is gone (or stdout was never open), not that a write failed. */
+const READER_GONE_CODES = new Set(["EPIPE", "ECONNRESET", "ENOTCONN", "ESHUTDOWN", "EBADF"]);
+
+const WRITE_FAILURE_REASONS: Readonly<Record<string, string>> = {
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EFBIG: "file too large",
+  EIO: "input/output error",
+  EROFS: "read-only file system",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EINVAL: "invalid argument",
+};
+
+/**
+ * When stdout broke on a write error that is not a reader going away:
+ * one line naming it (`cannot write to stdout: ENOSPC (no space left on
+ * device); the output is incomplete`); undefined otherwise.
+ */
+export function stdoutWriteFailure(): string | undefined {
+  const code = writer?.failureCode;
+  if (code === undefined || READER_GONE_CODES.has(code)) return undefined;
+  const reason = WRITE_FAILURE_REASONS[code];
+  return `cannot write to stdout: ${code}${reason === undefined ? "" : ` (${reason})`}; the output is incomplete`;
 }
 
 /** Calls `listener` once when stdout's reader has gone (at once if it already has). */

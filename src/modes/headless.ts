@@ -41,8 +41,9 @@ import { startPrintProgress, type PrintProgress } from "./print-progress.ts";
 import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
 import { setupHeadless, type HeadlessRuntime } from "./setup.ts";
 import { queueStderr } from "../common/stderr.ts";
+import { envSettingWarnings } from "../common/env-settings.ts";
 import { startStartupTrace, traceStartup } from "../common/startup-trace.ts";
-import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "./signals.ts";
+import { interruptedExitCode, interruptedLine, watchSignals } from "./signals.ts";
 
 /** Turns a finished run into success or the error it stands for. */
 function resultError(result: HeadlessResult): ZotError | undefined {
@@ -76,6 +77,7 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   let progress: PrintProgress | undefined;
   try {
     const options = parseHeadlessOptions(flags);
+    for (const warning of envSettingWarnings()) queueStderr(warning);
     if (flags.noYolo) queueStderr(HEADLESS_NO_YOLO_WARNING);
     const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
     const showEvent = (event: AgentEvent): void => {
@@ -115,7 +117,7 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   signals.stop();
   if (interrupted !== undefined) {
     queueStderr(interruptedLine(interrupted));
-    return SIGNAL_EXIT_CODES[interrupted];
+    return interruptedExitCode(interrupted);
   }
   if (failure !== undefined) throw failure;
   return 0;

@@ -1,16 +1,17 @@
 /**
  * Print mode's progress line: stdout stays the answer alone, but a person
  * watching a terminal learns that zot is still at work. Only when stderr is
- * a terminal and the run is not in CI (`CI` set to anything but "", "0" or
- * "false"); otherwise startPrintProgress returns undefined and nothing
- * changes. Once PROGRESS_AFTER_MS (3 s) passed with no stderr text from
+ * a terminal that understands cursor control (TERM set, and not "dumb") and the
+ * run is not in CI (`CI` set to anything but "", "0" or "false"); otherwise
+ * startPrintProgress returns undefined and nothing changes. Once PROGRESS_AFTER_MS (3 s) passed with no stderr text from
  * zot, one line is drawn on stderr and redrawn in place every second
  * (`\r`, erase line): `zot: waiting for the model… 7s`, or while a tool
  * runs `zot: running bash… 12s` (the newest running tool; the seconds count
  * from the start of the run). The line is erased before any other stderr
  * text (common/stderr.ts interjection; the quiet time restarts there), by
  * stop() (call it before the answer goes to stdout and at exit), and it is
- * never longer than the terminal is wide (no wrapped rows left behind).
+ * never longer than the terminal is wide (no wrapped rows left behind; a
+ * terminal that reports 0 columns, as a PTY nobody sized does, counts as 80).
  * The timer never keeps zot alive.
  */
 import { writeSync } from "node:fs";
@@ -45,9 +46,9 @@ function writeStderrRaw(text: string): void {
   }
 }
 
-/** The progress line for this run, or undefined when stderr is no terminal or this is CI. */
+/** The progress line for this run, or undefined when stderr is no terminal (or a dumb or unnamed one) or this is CI. */
 export function startPrintProgress(env: Readonly<Record<string, string | undefined>> = process.env): PrintProgress | undefined {
-  if (inCi(env) || !stderrIsTerminal()) return undefined;
+  if (inCi(env) || !env.TERM || env.TERM === "dumb" || !stderrIsTerminal()) return undefined;
   const startedAt = Date.now();
   let quietSince = startedAt;
   let shown = false;
@@ -66,7 +67,7 @@ export function startPrintProgress(env: Readonly<Record<string, string | undefin
     const tool = [...running.values()].at(-1);
     const seconds = Math.floor((Date.now() - startedAt) / 1000);
     const what = tool === undefined ? "waiting for the model" : `running ${shownName(tool)}`;
-    const width = Math.max(20, (process.stderr.columns ?? 80) - 1);
+    const width = Math.max(20, (process.stderr.columns || 80) - 1);
     const line = `zot: ${what}… ${seconds}s`;
     writeStderrRaw(`${ERASE_LINE}${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
     shown = true;

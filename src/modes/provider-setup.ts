@@ -19,8 +19,8 @@
  * warning naming the file (which, unlike the original, is not rewritten).
  * An unknown model that came from config.json names the file.
  */
+import { currentDirectory, resolveFromCwd } from "../common/cwd.ts";
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
 import { ZotError, errorMessage, systemErrorCode } from "../common/errors.ts";
 import type { ZotConfig } from "../common/config.ts";
 import type { ZotPaths } from "../common/home.ts";
@@ -48,7 +48,7 @@ const UNKNOWN_STORED_PROVIDER_ORDER = ["anthropic", "kimi", "openai"] as const;
 
 /** Synchronous on purpose: one stat(2), no fs thread pool at startup. */
 export function resolveWorkingDirectory(flag: string | undefined): string {
-  const cwd = resolve(flag ?? process.cwd());
+  const cwd = flag === undefined ? currentDirectory() : resolveFromCwd(flag);
   try {
     if (statSync(cwd).isDirectory()) return cwd;
   } catch (err) {

@@ -10,7 +10,9 @@
  * sessions root, meta `parent` = the parent conversation and `agent_id`). A session another zot is writing is
  * refused (SessionError "busy", naming the `--fork` remedy). $ZOT_HOME and
  * the sessions directories are kept private (0700). Empty, stale sessions of
- * this cwd's directory are pruned (never our own). The persistence callbacks
+ * this cwd's directory are pruned (never our own). A new session file that
+ * cannot be created (a read-only or full $ZOT_HOME) is an error that names
+ * --no-session. The persistence callbacks
  * append every message and usage row as the turn goes; a failing write is
  * reported once on stderr and the run goes on. close() closes the writer and
  * releases its lock (a new file that got no message is deleted);
@@ -30,6 +32,7 @@ import type { LoadedSession } from "../session/load.ts";
 import { sessionDirForCwd } from "../session/paths.ts";
 import { pruneEmptySessions } from "../session/prune.ts";
 import { SessionWriter } from "../session/writer.ts";
+import { SessionError } from "../session/errors.ts";
 import type { SessionChoice } from "./options.ts";
 import { unlessAborted } from "./prompt-input.ts";
 
@@ -149,6 +152,19 @@ function tightenSessionDirs(input: SessionSetupInput): void {
   }
 }
 
+const NO_SESSION_HINT = "; pass --no-session to run without saving the session (or set ZOT_HOME to a writable directory)";
+
+/** A new session file; one that cannot be created (read-only or full $ZOT_HOME) says how to run without it. */
+function createSession(options: Parameters<typeof SessionWriter.create>[0]): SessionWriter {
+  try {
+    return SessionWriter.create(options);
+  } catch (err) {
+    if (!(err instanceof SessionError) || (err.kind !== "write" && err.kind !== "unreadable")) throw err;
+    const detail = err.message.startsWith(`${err.path}: `) ? err.message.slice(err.path.length + 2) : err.message;
+    throw new SessionError(err.kind, err.path, `${detail}${NO_SESSION_HINT}`, err.context, { cause: err.cause });
+  }
+}
+
 export async function openHeadlessSession(input: SessionSetupInput): Promise<HeadlessSession> {
   if (input.choice.kind === "none") return NO_SESSION;
   tightenSessionDirs(input);
@@ -170,7 +186,7 @@ export async function openHeadlessSession(input: SessionSetupInput): Promise<Hea
       ({ writer, loaded } = SessionWriter.resume(path));
       reportWarnings(loaded, input.warn);
     } else {
-      writer = SessionWriter.create(newSession);
+      writer = createSession(newSession);
     }
   }
   if (loaded !== undefined && (writer.meta.provider !== input.provider || writer.meta.model !== input.model)) {

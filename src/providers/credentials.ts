@@ -15,6 +15,9 @@
  * auth.json readable by others is tightened to 0600 when it is read (best
  * effort, common/private.ts). `credentialSource` tells where a provider's
  * key would come from without failing (the pickers' "logged in" test).
+ * A key found with a line break, control character, space or non-ASCII
+ * character inside, or wrapped in quotes, is an error naming its source
+ * (usableKey), never shown.
  */
 import { dirname } from "node:path";
 import * as v from "valibot";
@@ -133,19 +136,43 @@ export async function readAuthFile(path: string): Promise<AuthFile> {
   return file;
 }
 
-/** Finds the key for a provider, or throws ProviderError "config" naming how to supply one. */
+/**
+ * A key as found (trimmed), or ProviderError "config" naming where it came
+ * from when it cannot be a key: a character HTTP cannot carry or no key
+ * has (a line break, a control character, a space, a non-ASCII letter:
+ * two secrets pasted together, a CRLF file), or quotes around it (an env
+ * file's `KEY="sk-…"` taken literally) — the provider would only answer
+ * 401 (or 400) without saying why. The key itself is never shown.
+ */
+function usableKey(key: string, where: string): string {
+  const bad = /[^\x21-\x7e]/.exec(key);
+  if (bad !== null) {
+    const code = bad[0].codePointAt(0) ?? 0;
+    const what = code === 0x0a || code === 0x0d ? "a line break" : code === 0x20 || code === 0x09 ? "a space" : code < 0x20 || code === 0x7f ? "a control character" : "a non-ASCII character";
+    throw new ProviderError("config", `${where}: the API key contains ${what} (character ${bad.index + 1} of ${key.length}); no API key has one: check how it is set`, undefined, {
+      source: where,
+    });
+  }
+  const quoted = key.length >= 2 && (key[0] === '"' || key[0] === "'") && key.at(-1) === key[0];
+  if (quoted) {
+    throw new ProviderError("config", `${where}: the API key is wrapped in quotes, which would be sent as part of it; set it without them`, undefined, { source: where });
+  }
+  return key;
+}
+
+/** Finds the key for a provider, or throws ProviderError "config" naming how to supply one (or where a key that cannot work came from). */
 export async function resolveApiKey(lookup: CredentialLookup): Promise<Credential> {
   const flag = lookup.flag?.trim();
-  if (flag) return { apiKey: flag, source: "flag" };
+  if (flag) return { apiKey: usableKey(flag, "--api-key"), source: "flag" };
   // The original's literal key for Ollama (sent as `Bearer ollama`; Ollama ignores it, a proxy in front of it may not).
   if (lookup.provider === "ollama") return { apiKey: OLLAMA_API_KEY, source: "none" };
   const env = lookup.env ?? process.env;
   const envName = setKeyVariable(lookup.provider, env);
   const fromEnv = envName === undefined ? undefined : env[envName]?.trim();
-  if (fromEnv) return { apiKey: fromEnv, source: "env" };
+  if (fromEnv) return { apiKey: usableKey(fromEnv, envName as string), source: "env" };
   const authFile = lookup.authFile ?? zotPaths().authFile;
   const stored = storedKey(await readAuthFile(authFile), lookup.provider);
-  if (stored !== undefined) return { apiKey: stored, source: "auth" };
+  if (stored !== undefined) return { apiKey: usableKey(stored, `${authFile}: field "${lookup.provider}.api_key"`), source: "auth" };
   throw missingApiKey(lookup.provider, authFile);
 }
 
@@ -223,12 +250,20 @@ export function checkApiKey(apiKey: string): string {
   if (key === "") throw new ProviderError("config", "the API key is empty");
   if (key.length > MAX_API_KEY_LENGTH) throw new ProviderError("config", `the API key is longer than ${MAX_API_KEY_LENGTH} characters`);
   if (/[\s\x00-\x1f\x7f]/.test(key)) throw new ProviderError("config", "the API key contains spaces, line breaks or control characters");
+  if ((key[0] === '"' || key[0] === "'") && key.length >= 2 && key.at(-1) === key[0]) {
+    throw new ProviderError("config", "the API key is wrapped in quotes, which would be sent as part of it; give it without them");
+  }
   return key;
 }
 
 async function writeAuthFile(authFile: string, content: AuthFile): Promise<void> {
-  ensurePrivateDir(dirname(authFile));
-  await writeFileAtomic(authFile, `${JSON.stringify(content, null, 2)}\n`, PRIVATE_FILE_MODE);
+  try {
+    ensurePrivateDir(dirname(authFile));
+    await writeFileAtomic(authFile, `${JSON.stringify(content, null, 2)}\n`, PRIVATE_FILE_MODE);
+  } catch (err) {
+    const code = systemErrorCode(err);
+    throw new ProviderError("config", `cannot write ${authFile}: ${code ?? errorMessage(err)}${code === "EROFS" ? " (read-only file system)" : code === "ENOSPC" ? " (no space left on device)" : ""}`, undefined, { file: authFile }, { cause: err });
+  }
 }
 
 /** A client for a provider without a key: every model call fails with `error` (the interactive mode starts without a key and asks for one). */

@@ -149,9 +149,24 @@ function secretsOf(headers: Readonly<Record<string, string>>): string[] {
   return secrets.filter((secret) => secret.length >= 8);
 }
 
-/** `line` with every credential sent in `headers` replaced by "[API key]" (a server that echoes the key must not put it in a terminal or a CI log). */
+/**
+ * `line` with every credential sent in `headers` replaced by "[API key]" (a
+ * server that echoes the key must not put it in a terminal or a CI log),
+ * also the first characters of one that the line ends with (before a final
+ * "…"): the 4 KiB body cap or the 500-character line cut fell inside it.
+ */
 export function withoutSecrets(line: string, headers: Readonly<Record<string, string>>): string {
   let out = line;
-  for (const secret of secretsOf(headers)) out = out.split(secret).join("[API key]");
+  for (const secret of secretsOf(headers)) {
+    out = out.split(secret).join("[API key]");
+    const ellipsis = out.endsWith("…") ? "…" : "";
+    const body = ellipsis === "" ? out : out.slice(0, -1);
+    for (let keep = secret.length - 1; keep >= 8; keep--) {
+      if (body.endsWith(secret.slice(0, keep))) {
+        out = `${body.slice(0, body.length - keep)}[API key]${ellipsis}`;
+        break;
+      }
+    }
+  }
   return out;
 }

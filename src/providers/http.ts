@@ -26,7 +26,8 @@
  * naming the status and the provider's own error message (body read up to
  * 4 KiB, for at most 5 s; the API key blanked should the body echo it; a 404 or 405 also
  * names the URL); a connection failure raises "network" naming the URL
- * (plus the caller's `connectHint`). A 3xx redirect is not followed (the
+ * (and the proxy it went through, from HTTPS_PROXY / HTTP_PROXY: proxy.ts;
+ * plus the caller's `connectHint`). A 3xx redirect is not followed (the
  * API key would go along to its target, and a 301/302 turns the POST into a GET):
  * ProviderError "http" naming both addresses, not retried. A 2xx whose
  * body is not an event stream (not-sse.ts: an HTML proxy page, a JSON body,
@@ -51,6 +52,7 @@ import {
   type RetryPolicy,
 } from "./retry.ts";
 import { Deadline } from "./deadline.ts";
+import { proxyFor } from "./proxy.ts";
 import { checkEventStream, type BodyReader } from "./not-sse.ts";
 import { decodedBody } from "./content-encoding.ts";
 import { ProviderError, type RetryNotice } from "./types.ts";
@@ -245,13 +247,16 @@ class AttemptControl {
 
 function networkError(err: unknown, target: { label: string; url: string; hint?: string; note?: string }, phase: "connect" | "stream"): ProviderError {
   const url = displayUrl(target.url);
+  const proxy = proxyFor(target.url);
+  // The proxy may be what failed: the line names it, and the variable that chose it.
+  const where = `${url}${proxy === undefined ? "" : ` through the proxy ${proxy.proxy} (${proxy.variable})`}`;
   const detail = networkDetail(err);
   const note = target.note ? ` (${target.note})` : "";
   const hint = target.hint ? ` — ${target.hint}` : "";
   const message =
     phase === "connect"
-      ? `${target.label}: cannot connect to ${url}: ${detail}${note}${hint}`
-      : `${target.label}: connection dropped mid-stream (${url}): ${detail}`;
+      ? `${target.label}: cannot connect to ${where}: ${detail}${note}${hint}`
+      : `${target.label}: connection dropped mid-stream (${where}): ${detail}`;
   return new ProviderError("network", message, undefined, { url, code: systemErrorCode(err) }, { cause: err });
 }
 

@@ -34,6 +34,7 @@ interface PtyRun {
 }
 
 const SENTINEL = /\[zot exited (\d+)\]/;
+let ptyRuns = 0;
 const PID = /\[zot pid (\d+)\]/;
 
 /**
@@ -42,14 +43,15 @@ const PID = /\[zot pid (\d+)\]/;
  * `[zot exited N]` to the terminal: once that arrived, so did every byte
  * zot wrote (one terminal, in order).
  */
-async function runOnPty(args: readonly string[], extraEnv: Record<string, string> = {}): Promise<PtyRun> {
+async function runOnPty(args: readonly string[], extraEnv: Record<string, string> = {}, prelude = ":"): Promise<PtyRun> {
   const binary = await zotBinary();
-  const outFile = join(env.base, "stdout.txt");
+  // One file per run: a test may have two at once.
+  const outFile = join(env.base, `stdout-${++ptyRuns}.txt`);
   let received = "";
   const decoder = new TextDecoder();
   const terminal = new Bun.Terminal({ cols: 100, rows: 20, name: "xterm-256color", data: (_t, bytes) => void (received += decoder.decode(bytes, { stream: true })) });
   // zot runs in the background (stdin /dev/null; print mode has its prompt) so that the shell can say its pid.
-  const script = 'out=$1; shift; "$@" > "$out" & pid=$!; echo "[zot pid $pid]" >&2; wait "$pid"; echo "[zot exited $?]" >&2';
+  const script = prelude + '; out=$1; shift; "$@" > "$out" & pid=$!; echo "[zot pid $pid]" >&2; wait "$pid"; echo "[zot exited $?]" >&2';
   const proc = Bun.spawn(["/bin/sh", "-c", script, "sh", outFile, binary, ...args], {
     cwd: env.cwd,
     env: cleanEnv(env.home, { TERM: "xterm-256color", CI: undefined, ...extraEnv }),
@@ -121,6 +123,21 @@ describe("print mode on a terminal", () => {
     }
   }, 60_000);
 
+  test("a terminal that reports 0 columns (a PTY nobody sized) counts as 80 wide: the line is not cut to 20", async () => {
+    const reply = gate();
+    env.server.enqueue({ type: "text", text: "unsized", holdUntil: reply.promise });
+    const run = await runOnPty(["-p", "hello", ...env.providerArgs()], {}, "stty cols 0 rows 0");
+    try {
+      await run.waitFor(/zot: waiting for the model… \d+s/, "the whole waiting line");
+      reply.open();
+      expect(await run.exited()).toBe(0);
+      expect(run.stdout()).toBe("unsized\n");
+    } finally {
+      reply.open();
+      await run.stop();
+    }
+  }, 60_000);
+
   test("a running tool is named on the line; the answer after it is all of stdout", async () => {
     const command = "while [ ! -e go.flag ]; do sleep 0.05; done; echo tool-finished";
     env.server.enqueue({ type: "tool_calls", calls: [{ name: "bash", arguments: { command } }] }, { type: "text", text: "after the tool" });
@@ -168,6 +185,32 @@ describe("inCi", () => {
 });
 
 describe("no progress line", () => {
+  test("when TERM is dumb or unset (no known cursor control: the line's \\r and erase sequences would show as text)", async () => {
+    const dumbReply = gate();
+    const unsetReply = gate();
+    env.server.enqueueFor((body) => JSON.stringify(body).includes("dumb-term"), { type: "text", text: "dumb answer", holdUntil: dumbReply.promise });
+    env.server.enqueueFor((body) => JSON.stringify(body).includes("no-term"), { type: "text", text: "unset answer", holdUntil: unsetReply.promise });
+    const dumb = await runOnPty(["-p", "dumb-term", ...env.providerArgs()], { TERM: "dumb" });
+    // The shell drops TERM just before zot starts (Bun.spawn's env keeps what the helper sets).
+    const unset = await runOnPty(["-p", "no-term", ...env.providerArgs()], {}, "unset TERM");
+    try {
+      await Bun.sleep(PROGRESS_AFTER_MS + 2_000);
+      dumbReply.open();
+      unsetReply.open();
+      expect(await dumb.exited()).toBe(0);
+      expect(await unset.exited()).toBe(0);
+      expect(dumb.stdout()).toBe("dumb answer\n");
+      expect(unset.stdout()).toBe("unset answer\n");
+      expect(dumb.raw()).toBe("");
+      expect(unset.raw()).toBe("");
+    } finally {
+      dumbReply.open();
+      unsetReply.open();
+      await dumb.stop();
+      await unset.stop();
+    }
+  }, 60_000);
+
   test("when stderr is a pipe, or when CI is set", async () => {
     const pipeReply = gate();
     const ciReply = gate();

@@ -46,8 +46,9 @@ import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
 import { rpcExtensionUI } from "./ui.ts";
 import { CallOrder } from "../call-order.ts";
 import { HeldText, interceptsAssistantMessages } from "../held-text.ts";
-import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "../signals.ts";
+import { interruptedExitCode, interruptedLine, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
+import { envSettingWarnings } from "../../common/env-settings.ts";
 import { stdoutRoom } from "../../common/stdout.ts";
 
 /** Print mode's options with no session; session flags and a positional prompt are ignored with a warning. */
@@ -60,6 +61,7 @@ function rpcOptions(flags: MainFlags): HeadlessOptions {
   if (ignored.length > 0) queueStderr(`zot: warning: rpc mode keeps no session; ${ignored.join(", ")} ignored\n`);
   if (flags.prompt.trim() !== "") queueStderr("zot: warning: rpc mode reads its prompts from stdin; the command-line prompt is ignored\n");
   if (flags.noYolo) queueStderr(HEADLESS_NO_YOLO_WARNING);
+  for (const warning of envSettingWarnings()) queueStderr(warning);
   return {
     reasoning: parseReasoning(flags.reasoning),
     maxSteps: parseMaxSteps(flags.maxSteps),
@@ -158,7 +160,7 @@ export async function runRpc(flags: MainFlags): Promise<number> {
   const interrupted = signals.received();
   if (interrupted !== undefined) {
     queueStderr(interruptedLine(interrupted));
-    return SIGNAL_EXIT_CODES[interrupted];
+    return interruptedExitCode(interrupted);
   }
   if (failure !== undefined) throw failure;
   return end === "closed" ? 1 : 0;
