@@ -326,7 +326,7 @@ export async function runPrompt(
       signal,
       onProgress: (id, progress) => emit({ type: "tool_progress", id, text: progress }),
       onGuard: (id, waiting) => emit({ type: "tool_guard", id, waiting }),
-      onStarted: (id) => emit({ type: "tool_start", id }),
+      onStarted: (id, rewritten) => emit(rewritten === undefined ? { type: "tool_start", id } : { type: "tool_start", id, rewritten }),
       onSettled: (record) =>
         emit({
           type: "tool_result",

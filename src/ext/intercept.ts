@@ -94,9 +94,15 @@ export interface ToolCallChainResult {
   /** The chained arguments (the input when nobody rewrote them). */
   readonly args: Readonly<Record<string, unknown>>;
   readonly rewritten: boolean;
+  /** The extensions whose modified_args changed the arguments, in load order. */
+  readonly rewrittenBy: readonly string[];
 }
 
-/** tool_call: first block wins; modified_args (JSON objects nested at most MAX_VALUE_DEPTH levels) chain. */
+/**
+ * tool_call: first block wins; modified_args (JSON objects nested at most
+ * MAX_VALUE_DEPTH levels) chain. An interceptor counts as a rewriter only
+ * when its modified_args differ from what it was shown (an echo is not a rewrite).
+ */
 export async function interceptToolCall(
   interceptors: readonly Interceptor[],
   payload: { readonly tool_id: string; readonly tool_name: string; readonly origin_extension?: string },
@@ -105,23 +111,23 @@ export async function interceptToolCall(
   defaultReason: string,
 ): Promise<ToolCallChainResult> {
   let current = args;
-  let rewritten = false;
+  const rewrittenBy: string[] = [];
   for (const interceptor of interceptors) {
     const answer = await askInterceptor(interceptor.connection, "tool_call", { ...payload, tool_args: current }, signal);
     const decision = blockFrom(interceptor, answer, defaultReason);
-    if (decision.blocked) return { decision, args: current, rewritten };
+    if (decision.blocked) return { decision, args: current, rewritten: rewrittenBy.length > 0, rewrittenBy };
     if (answer.kind === "reply" && answer.frame.modified_args !== undefined && answer.frame.modified_args !== null) {
       if (!isPlainObject(answer.frame.modified_args)) {
         interceptor.connection.log.note("modified_args ignored: it must be a JSON object");
       } else if (valueTooDeep(answer.frame.modified_args, MAX_VALUE_DEPTH)) {
         interceptor.connection.log.note(`modified_args ignored: nested deeper than ${MAX_VALUE_DEPTH} levels`);
-      } else {
+      } else if (!Bun.deepEquals(answer.frame.modified_args, current, true)) {
         current = answer.frame.modified_args;
-        rewritten = true;
+        rewrittenBy.push(interceptor.connection.name);
       }
     }
   }
-  return { decision: { blocked: false }, args: current, rewritten };
+  return { decision: { blocked: false }, args: current, rewritten: rewrittenBy.length > 0, rewrittenBy };
 }
 
 export interface AssistantChainResult {

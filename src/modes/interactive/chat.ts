@@ -19,7 +19,7 @@
  * turn_end; an aborted stream's partial text is committed as it stands.
  * No I/O; time comes from `now()`.
  */
-import { assistantHiddenText, type AgentEvent } from "../../agent/events.ts";
+import { argumentsRewrittenText, assistantHiddenText, type AgentEvent } from "../../agent/events.ts";
 import { displayText, MarkdownStream, padToWidth, wrapText, type Theme } from "../../tui/index.ts";
 import { ToolCard } from "./tool-card.ts";
 
@@ -127,9 +127,12 @@ export class Chat {
       case "tool_call":
         this.#tool(event.id, event.name).called(event.args);
         break;
-      case "tool_start":
-        this.#tools.get(event.id)?.started(this.#options.now());
+      case "tool_start": {
+        const card = this.#tools.get(event.id);
+        if (event.rewritten !== undefined) this.info(argumentsRewrittenText(card?.name ?? "a tool", event.rewritten));
+        card?.started(this.#options.now(), event.rewritten);
         break;
+      }
       case "tool_guard": {
         const card = this.#tools.get(event.id);
         if (card !== undefined) card.guarding = event.waiting;
