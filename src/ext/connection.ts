@@ -309,13 +309,14 @@ export class ExtensionConnection {
     this.dispatch(decoded.frame);
   }
 
-  /** A reply its schema rejects still names its request: that request fails now instead of at its deadline. */
+  /** A reply its schema rejects (or too deep to parse) still names its request: that request fails now instead of at its deadline. */
   private failMalformedReply(problem: FrameProblem): void {
-    if (problem.kind !== "invalid" || problem.id === undefined) return;
+    if ((problem.kind !== "invalid" && problem.kind !== "too_deep") || problem.id === undefined) return;
     const pending = this.pending.get(problem.id);
     if (pending === undefined || pending.expect !== problem.frameType) return;
+    const detail = problem.kind === "invalid" ? problem.detail : `JSON nested deeper than ${problem.limit} levels`;
     this.flow?.replied();
-    pending.reject(new ExtensionRequestError(this.name, { kind: "invalid_reply", detail: `${problem.frameType}: ${problem.detail}` }));
+    pending.reject(new ExtensionRequestError(this.name, { kind: "invalid_reply", detail: `${problem.frameType}: ${detail}` }));
   }
 
   private onFirstFrame(decoded: ReturnType<typeof decodeInboundFrame>, line: string): void {
