@@ -113,3 +113,15 @@ test("a guard that answers with the arguments it was shown rewrote nothing: no n
   expect(printed.stderr).toBe("");
   expect(toolResultsSent(env.server.requests[1]).get("call_same")).not.toContain("rewritten");
 });
+
+test("an extension's tool_prompt call that a guard rewrote: the user is told too (stderr)", async () => {
+  const actions = join(env.base, "cmd-actions");
+  cpSync(join(MODES_FIXTURES, "cmd-actions"), actions, { recursive: true });
+  writeFileSync(join(env.cwd, "data.txt"), "the secret is 7\n");
+  writeFileSync(join(env.cwd, "other.txt"), "something else\n");
+  env.server.enqueue({ type: "text", text: "read it" });
+  const result = await env.run(["-p", "/fetch the file", "--ext", actions, "--ext", guardExtension("rewrite-read"), ...env.providerArgs()]);
+  expect(result.code).toBe(0);
+  expect(result.stderr).toBe('zot: [guard] rewrote the arguments of read; it runs with {"path":"other.txt"}\n');
+  expect([...toolResultsSent(env.server.requests[0]).values()].join()).toContain("something else");
+});
