@@ -6,7 +6,8 @@
  * content, system prompt). A missed deadline, a crash or a malformed answer
  * means "allow, unchanged" — unless the extension declared
  * `on_timeout: "deny"` (zot addition), in which case a blocking event fails
- * closed. Every deviation is written to that extension's log.
+ * closed. Every deviation is written to that extension's log. A block
+ * reason is cut at MAX_BLOCK_REASON_CHARS (16 Ki characters).
  */
 import { MAX_VALUE_DEPTH, valueTooDeep, isPlainObject } from "../common/json.ts";
 import type { ExtensionConnection } from "./connection.ts";
@@ -62,6 +63,16 @@ export async function askInterceptor(
   }
 }
 
+/** Characters of a block reason passed on (to the model as the tool error, to the user): a reason is a sentence, not a document. */
+export const MAX_BLOCK_REASON_CHARS = 16 * 1024;
+
+function boundedReason(reason: string): string {
+  if (reason.length <= MAX_BLOCK_REASON_CHARS) return reason;
+  const code = reason.charCodeAt(MAX_BLOCK_REASON_CHARS - 1);
+  const cut = code >= 0xd800 && code <= 0xdbff ? MAX_BLOCK_REASON_CHARS - 1 : MAX_BLOCK_REASON_CHARS;
+  return `${reason.slice(0, cut)}… [${(reason.length - cut).toLocaleString("en-US")} more characters of the reason not shown]`;
+}
+
 export type BlockDecision = { readonly blocked: true; readonly reason: string; readonly by: string; readonly failedClosed: boolean } | { readonly blocked: false };
 
 function blockFrom(interceptor: Interceptor, answer: InterceptAnswer, defaultReason: string): BlockDecision {
@@ -75,7 +86,7 @@ function blockFrom(interceptor: Interceptor, answer: InterceptAnswer, defaultRea
     };
   }
   if (answer.frame.block === true) {
-    return { blocked: true, reason: answer.frame.reason?.trim() || defaultReason, by: interceptor.connection.name, failedClosed: false };
+    return { blocked: true, reason: boundedReason(answer.frame.reason?.trim() || defaultReason), by: interceptor.connection.name, failedClosed: false };
   }
   return { blocked: false };
 }
