@@ -9,7 +9,8 @@
  * read one chunk per event-loop turn, so a flooding extension cannot starve
  * anything else. Anything that is not a handshake frame or a correlated
  * reply goes to the owner via `onFrame`. When the extension exits, breaks
- * its pipe, overflows its queue or sends an oversized line, every request
+ * its pipe, overflows its queue, sends an oversized line or closes its
+ * stdout and is still running a second later (it is then stopped), every request
  * fails at once (those still waiting in the host, unsent, and those in
  * flight) and the owner learns why through `onClosed`; closing before hello
  * fails start() at once. While zot's stdout is behind (common/stdout.ts),
@@ -38,6 +39,8 @@ export { type CloseReason, describeCloseReason } from "./close-reason.ts";
 export const AUTO_READY_IDLE_MS = 250;
 /** Shortest wait for the last stderr lines after the process exited at shutdown. */
 const STDERR_DRAIN_FLOOR_MS = 100;
+/** How long an extension whose stdout ended may keep running before it counts as disconnected. */
+export const STDOUT_EOF_EXIT_GRACE_MS = 1_000;
 
 export type ExtensionSource = "explicit" | "project" | "global";
 
@@ -281,6 +284,14 @@ export class ExtensionConnection {
       this.log.note(`stdout read failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (this.closed) return;
+    // Its stdout ended: it can never answer again. One that keeps running is disconnected (and stopped), so its
+    // pending requests fail now instead of at their deadlines. Not while zot shuts it down (it may still clean up).
+    if (this.helloSeen && !this.stopping.signal.aborted && !(await this.waitForExit(STDOUT_EOF_EXIT_GRACE_MS))) {
+      if (!this.closed && !this.stopping.signal.aborted) {
+        this.close({ kind: "stdout_closed", graceMs: STDOUT_EOF_EXIT_GRACE_MS });
+        return;
+      }
+    }
     await proc.exited;
     const signal = proc.signalCode === null ? null : String(proc.signalCode);
     const reason: CloseReason = { kind: "exited", exitCode: proc.exitCode, signal };
