@@ -5,7 +5,6 @@
  * An image block goes on only when its bytes are a PNG, JPEG, GIF or WebP
  * image, with the media type its bytes show (whatever `mime_type` said);
  * anything else becomes a text line naming the extension and marks an error.
- * Text past MAX_RESULT_TEXT_CHARS (256 Ki characters) in all is cut with a note.
  * Calls pass the connection's flow control: the model's calls in the model
  * lane, calls made for an extension's call_tool in the nested lane (never
  * waiting for a slot). The reply timeout (60 s default; none for interactive
@@ -35,31 +34,12 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Enough base64 for the 12 leading bytes sniffImageMime looks at. */
 const SNIFF_BASE64_CHARS = 24;
 
-/**
- * Characters of text one extension result may hand the model (as for MCP results): a single result of
- * megabytes would overflow the model's context on this request and on every later one of the conversation.
- */
-export const MAX_RESULT_TEXT_CHARS = 256 * 1024;
-
-/** `text` cut to `room` characters, never in the middle of a surrogate pair. */
-function cutText(text: string, room: number): string {
-  if (text.length <= room) return text;
-  const code = text.charCodeAt(room - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? room - 1 : room);
-}
-
 export function mapResultBlocks(extension: string, blocks: readonly WireContentBlock[]): { content: ToolResultContent[]; invalid: boolean } {
   const content: ToolResultContent[] = [];
   let invalid = false;
-  let textChars = 0;
-  let cut = 0;
   for (const block of blocks) {
     if (block.type === "text") {
-      if (!block.text) continue;
-      const text = cutText(block.text, Math.max(MAX_RESULT_TEXT_CHARS - textChars, 0));
-      cut += block.text.length - text.length;
-      textChars += text.length;
-      if (text !== "") content.push({ type: "text", text });
+      if (block.text) content.push({ type: "text", text: block.text });
     } else if (block.type === "image") {
       const data = (block.data ?? "").replace(/\s+/g, "");
       if (!block.mime_type || data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) {
@@ -80,7 +60,6 @@ export function mapResultBlocks(extension: string, blocks: readonly WireContentB
       content.push({ type: "text", text: `[unknown block type "${block.type}" from extension ${extension}]` });
     }
   }
-  if (cut > 0) content.push({ type: "text", text: `[… ${cut.toLocaleString("en-US")} more characters of the result of extension ${extension} not shown (limit ${MAX_RESULT_TEXT_CHARS.toLocaleString("en-US")}) …]` });
   if (content.length === 0) content.push({ type: "text", text: "(extension returned no content)" });
   return { content, invalid };
 }
