@@ -15,9 +15,14 @@ import {
   argumentsObject,
   endToolCall,
   joinUrl,
+  MAX_CONTENT_BLOCKS,
+  parseEventJson,
   runStream,
   streamLimits,
+  streamErrorEvent,
   taggedEventDecoder,
+  tokenCount,
+  tooManyBlocks,
   type ClientOptions,
   type StreamDecoder,
 } from "./shared.ts";
@@ -121,11 +126,12 @@ export function buildAnthropicBody(request: StreamRequest, conversation = anthro
   return body;
 }
 
+// Token counts are checked by tokenCount (a bad one is ignored), not here.
 const UsageSchema = v.looseObject({
-  input_tokens: v.nullish(v.number()),
-  output_tokens: v.nullish(v.number()),
-  cache_read_input_tokens: v.nullish(v.number()),
-  cache_creation_input_tokens: v.nullish(v.number()),
+  input_tokens: v.optional(v.unknown()),
+  output_tokens: v.optional(v.unknown()),
+  cache_read_input_tokens: v.optional(v.unknown()),
+  cache_creation_input_tokens: v.optional(v.unknown()),
 });
 type WireUsage = v.InferOutput<typeof UsageSchema>;
 const BlockStartSchema = v.looseObject({
@@ -177,17 +183,43 @@ function mapStopReason(reason: string): StopReason {
   return "end";
 }
 
+/** Any field of a parsed JSON value, or undefined. */
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/**
+ * An SSE event named `error`, whatever its shape: Anthropic's
+ * `{"type":"error","error":{"type","message"}}`, or a proxy's `{"error":"…"}`
+ * or `{"message":"…"}`. The original's wording: "anthropic <type>: <message>".
+ */
+function errorEventOf(event: SseEvent): ProviderError {
+  const json = parseEventJson("anthropic", event);
+  const error = field(json, "error");
+  const kind = text(field(error, "type")) ?? "error";
+  const message = text(error) ?? text(field(error, "message")) ?? text(field(json, "message")) ?? "stream error";
+  return streamErrorEvent(`anthropic ${kind}: ${message}`, { type: kind });
+}
+
 class AnthropicDecoder implements StreamDecoder {
   private readonly blocks = new Map<number, BlockState>();
   private readonly tokens: Usage = emptyUsage();
   private stop: StopReason | undefined;
 
-  constructor(private readonly emit: (event: StreamEvent) => void) {}
+  constructor(
+    private readonly emit: (event: StreamEvent) => void,
+    private readonly countOutput: (chars: number) => void,
+  ) {}
 
   private assignUsage(usage: WireUsage | undefined, initial: boolean): void {
     if (!usage) return;
-    const assign = (field: keyof Usage, value: number | null | undefined) => {
-      if (typeof value === "number" && (initial || value > 0)) this.tokens[field] = value;
+    const assign = (field: keyof Usage, reported: unknown) => {
+      const value = tokenCount(reported);
+      if (value !== undefined && (initial || value > 0)) this.tokens[field] = value;
     };
     assign("input_tokens", usage.input_tokens);
     assign("output_tokens", usage.output_tokens);
@@ -196,6 +228,7 @@ class AnthropicDecoder implements StreamDecoder {
   }
 
   handle(event: SseEvent): boolean {
+    if (event.event === "error") throw errorEventOf(event);
     const data = decodeEvent(event);
     if (data === undefined) return false; // ping and future kinds
     switch (data.type) {
@@ -222,12 +255,13 @@ class AnthropicDecoder implements StreamDecoder {
       case "error": {
         const kind = data.error?.type ?? "error";
         // The original's wording: "anthropic <type>: <message>".
-        throw new ProviderError("api", `anthropic ${kind}: ${data.error?.message ?? "stream error"}`, undefined, { type: kind });
+        throw streamErrorEvent(`anthropic ${kind}: ${data.error?.message ?? "stream error"}`, { type: kind });
       }
     }
   }
 
   private startBlock(index: number, start: WireBlockStart): void {
+    if (this.blocks.size >= MAX_CONTENT_BLOCKS && !this.blocks.has(index)) throw tooManyBlocks("anthropic");
     switch (start.type) {
       case "text":
         this.blocks.set(index, { kind: "text", text: start.text ?? "" });
@@ -242,10 +276,12 @@ class AnthropicDecoder implements StreamDecoder {
         return;
       }
       case "thinking":
+        this.countOutput(start.signature?.length ?? 0);
         this.blocks.set(index, { kind: "thinking", thinking: start.thinking ?? "", signature: start.signature ?? "" });
         if (start.thinking) this.emit({ type: "thinking_delta", delta: start.thinking });
         return;
       case "redacted_thinking":
+        this.countOutput(start.data?.length ?? 0);
         this.blocks.set(index, { kind: "redacted", data: start.data ?? "" });
         return;
       default:
@@ -265,6 +301,7 @@ class AnthropicDecoder implements StreamDecoder {
       block.thinking += delta.thinking;
       this.emit({ type: "thinking_delta", delta: delta.thinking });
     } else if (delta.type === "signature_delta" && block?.kind === "thinking" && delta.signature) {
+      this.countOutput(delta.signature.length);
       block.signature += delta.signature;
     }
   }
@@ -320,7 +357,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): Provider
         body,
         request,
         ...streamLimits(options),
-        decoder: (emit) => new AnthropicDecoder(emit),
+        decoder: (emit, countOutput) => new AnthropicDecoder(emit, countOutput),
         onEvent,
       });
     },

@@ -17,17 +17,27 @@
  *  - the caller's abort surfaces as an AbortError (callers check the signal);
  *  - while the caller stops reading for its own reasons (`paused`: zot's
  *    stdout is behind), neither timeout runs.
+ * A URL that is not http:// or https:// (fetch would also read file:,
+ * data: and s3: URLs) is ProviderError "config" before anything is sent.
  * Before the stream starts, transient statuses and network failures are
  * retried by the policy of retry.ts (each retry announced through `onRetry`
  * before its wait; an abort during the wait ends it at once). Any other
  * non-2xx status, or the last one, raises ProviderError "http" with one line
  * naming the status and the provider's own error message (body read up to
- * 4 KiB); a connection failure raises "network" naming the URL (plus the
- * caller's `connectHint`).
+ * 4 KiB, for at most 5 s; the API key blanked should the body echo it; a 404 or 405 also
+ * names the URL); a connection failure raises "network" naming the URL
+ * (plus the caller's `connectHint`). A 3xx redirect is not followed (the
+ * API key would go along to its target, and a 301/302 turns the POST into a GET):
+ * ProviderError "http" naming both addresses, not retried. A 2xx whose
+ * body is not an event stream (not-sse.ts: an HTML proxy page, a JSON body,
+ * nothing) fails its first read with ProviderError "malformed" naming the
+ * URL and what came instead.
  */
 import { systemErrorCode } from "../common/errors.ts";
 import { traceStartupOnce } from "../common/startup-trace.ts";
-import { ERROR_BODY_LIMIT_BYTES, httpErrorLine, readCapped } from "./http-errors.ts";
+import { displayUrl, ERROR_BODY_LIMIT_BYTES, ERROR_BODY_WAIT_MS, httpErrorLine, notHttpUrl, readCapped, redirectLine, withoutSecrets } from "./http-errors.ts";
+
+export { displayUrl };
 import {
   decideRetry,
   formatDuration,
@@ -41,6 +51,8 @@ import {
   type RetryPolicy,
 } from "./retry.ts";
 import { Deadline } from "./deadline.ts";
+import { checkEventStream, type BodyReader } from "./not-sse.ts";
+import { decodedBody } from "./content-encoding.ts";
 import { ProviderError, type RetryNotice } from "./types.ts";
 
 export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
@@ -79,6 +91,8 @@ export interface StreamingResponse {
    * behind: common/stdout.ts); that time counts against neither timeout.
    */
   paused(wait: Promise<void>): Promise<void>;
+  /** Tells a stall's message whether the bytes since the last event were part of an unfinished event (not keepalive comments). */
+  setMidEventProbe(probe: () => boolean): void;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -133,18 +147,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The URL as shown in messages: without user:password. */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
 type StallReason = "response" | "event" | "output";
 
 interface StreamLimits {
@@ -159,6 +161,7 @@ class AttemptControl {
   stalled: StallReason | undefined;
   /** Bytes read since the last complete event (a comment-only keepalive shows here). */
   bytesSinceEvent = 0;
+  midEvent: (() => boolean) | undefined;
   private streaming = false;
   private readonly idle: Deadline;
   private readonly keepalive: Deadline;
@@ -223,7 +226,7 @@ class AttemptControl {
       case "output":
         return `${label}: stream stalled: no model output for ${formatDuration(keepaliveMs)} (only keepalive events)`;
       case "event":
-        return `${label}: stream stalled: no event for ${formatDuration(idleMs)}${this.bytesSinceEvent > 0 ? " (only keepalive comments)" : ""}`;
+        return `${label}: stream stalled: no event for ${formatDuration(idleMs)}${this.midEvent?.() ? " (an event was still arriving)" : this.bytesSinceEvent > 0 ? " (only keepalive comments)" : ""}`;
       default:
         return `${label}: stream stalled: no response from ${displayUrl(url)} within ${formatDuration(idleMs)}`;
     }
@@ -276,6 +279,8 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
   };
   const policy = resolveRetryPolicy(options.retry);
   const { label, url } = options;
+  const urlProblem = notHttpUrl(url);
+  if (urlProblem !== undefined) throw new ProviderError("config", `${label}: ${urlProblem}`, undefined, { url: displayUrl(url) });
   const payload = JSON.stringify(options.body);
   let retries = 0;
   let waitedMs = 0;
@@ -293,9 +298,14 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       traceStartupOnce("first model request");
       response = await fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "text/event-stream", ...options.headers },
+        // What fetch sends when it decodes (decompress: false drops the header); content-encoding.ts decodes these.
+        headers: { "content-type": "application/json", accept: "text/event-stream", "accept-encoding": "gzip, deflate, br, zstd", ...options.headers },
         body: payload,
         signal: control.controller.signal,
+        // A redirect is reported, never followed: it would carry the API key to wherever it points.
+        redirect: "manual",
+        // zot decodes the body itself (content-encoding.ts): Bun's decoder prints its errors on stderr.
+        decompress: false,
       });
     } catch (err) {
       control.finish();
@@ -309,18 +319,24 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       continue;
     }
     control.headersArrived(response.ok);
-    if (response.ok && response.body) {
+    const decoded = response.body ? decodedBody(response.body, response.headers.get("content-encoding"), { label, url }) : undefined;
+    if (response.ok && decoded) {
+      if (!decoded.ok) {
+        control.finish();
+        throw decoded.error;
+      }
       return {
         status: response.status,
-        body: guardBody(response.body, control, { label, url }),
+        body: guardBody(decoded.body, response, control, { label, url }),
         sawEvent: () => control.sawEvent(),
         sawOutput: () => control.sawOutput(),
         paused: (wait) => control.paused(wait),
+        setMidEventProbe: (probe) => void (control.midEvent = probe),
       };
     }
     let errorBody: string;
     try {
-      errorBody = response.body ? await readCapped(response.body, ERROR_BODY_LIMIT_BYTES) : "";
+      errorBody = decoded?.ok ? await readCapped(decoded.body, ERROR_BODY_LIMIT_BYTES, ERROR_BODY_WAIT_MS) : "";
     } catch (err) {
       errorBody = "";
       if (options.signal.aborted) {
@@ -329,7 +345,10 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
       }
     }
     control.finish();
-    const line = httpErrorLine(label, response.status, response.statusText, errorBody);
+    const redirect = redirectLine(label, response, url);
+    if (redirect !== undefined) throw new ProviderError("http", redirect, response.status, { url: displayUrl(url) });
+    const wrongAddress = response.status === 404 || response.status === 405 ? ` (${displayUrl(url)}: is the base URL right?)` : "";
+    const line = withoutSecrets(httpErrorLine(label, response.status, response.statusText, errorBody), options.headers) + wrongAddress;
     if (!retryableStatus(response.status, response.headers)) throw new ProviderError("http", line, response.status, { url: displayUrl(url) });
     const decision = decideRetry({ retries, waitedMs }, policy, { retryAfterMs: serverRetryAfterMs(response.headers) });
     if (!decision.retry) throw new ProviderError("http", `${line} (${decision.why})`, response.status, { url: displayUrl(url) });
@@ -338,8 +357,10 @@ export async function postStream(options: PostStreamOptions): Promise<StreamingR
 }
 
 /** Counts the response's bytes against its cap and classifies read failures; events re-arm the deadlines, not bytes. */
-function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, target: { label: string; url: string }): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
+function guardBody(body: ReadableStream<Uint8Array>, response: Response, control: AttemptControl, target: { label: string; url: string }): ReadableStream<Uint8Array> {
+  const reader: BodyReader = body.getReader();
+  // The bytes not-sse.ts read to tell an event stream; undefined until the first pull has checked.
+  let replay: Uint8Array[] | undefined;
   let total = 0;
   let overCap = false;
   const tooLarge = () =>
@@ -354,8 +375,17 @@ function guardBody(body: ReadableStream<Uint8Array>, control: AttemptControl, ta
         return;
       }
       try {
-        const { done, value } = await reader.read();
-        if (done) {
+        if (replay === undefined) {
+          const check = await checkEventStream(reader, response.headers.get("content-type"));
+          if (!check.ok) {
+            const message = `${target.label}: http ${response.status} from ${displayUrl(target.url)} is not an event stream (${check.reason})`;
+            throw new ProviderError("malformed", message, response.status, { url: displayUrl(target.url) });
+          }
+          replay = [...check.read];
+        }
+        const first = replay.shift();
+        const { done, value } = first !== undefined ? { done: false, value: first } : await reader.read();
+        if (done || value === undefined) {
           control.finish();
           out.close();
           return;

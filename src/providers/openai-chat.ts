@@ -5,16 +5,36 @@
  * images as data URLs, tool results as role "tool" messages, reasoning models
  * get max_completion_tokens (+ reasoning_effort), others max_tokens.
  * Response: text deltas, tool_calls assembled by index (announced once id and
- * name are known), reasoning_content kept as a reasoning block, usage from the
+ * name are known; calls by index count against the 1024-call cap, and
+ * arguments buffered before that against the output cap, as shared.ts's),
+ * reasoning_content kept as a reasoning block, usage from the
  * include_usage chunk (input = prompt − cached; cached → cache read);
- * `data: [DONE]` is the terminal event; a top-level `error` → ProviderError "api"
+ * `data: [DONE]` is the terminal event; a top-level `error` (or a chunk
+ * with `"object": "error"`, or an SSE event named `error`: vLLM, gateways)
+ * → ProviderError "api"
  * (`openai: <message>`, also for the "kimi" client, as the original words it).
  * A connection failure of the "ollama" client says an Ollama server is expected there.
  * Assistant turns with neither text nor tool calls are left out (Kimi rejects them).
  */
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, parseEventJson, runStream, streamLimits, validateEvent, type ClientOptions, type StreamDecoder } from "./shared.ts";
+import { resolveMaxOutputChars } from "./http.ts";
+import {
+  dataUrl,
+  endToolCall,
+  MAX_TOOL_CALLS,
+  openAiUrl,
+  openAiUsage,
+  outputTooLong,
+  parseEventJson,
+  runStream,
+  streamErrorEvent,
+  streamLimits,
+  tooManyToolCalls,
+  validateEvent,
+  type ClientOptions,
+  type StreamDecoder,
+} from "./shared.ts";
 import { WireConversation } from "./wire-conversation.ts";
 import {
   ProviderError,
@@ -158,12 +178,15 @@ const ChunkSchema = v.looseObject({
   ),
   usage: v.nullish(
     v.looseObject({
-      prompt_tokens: v.nullish(v.number()),
-      completion_tokens: v.nullish(v.number()),
-      prompt_tokens_details: v.nullish(v.looseObject({ cached_tokens: v.nullish(v.number()) })),
+      prompt_tokens: v.optional(v.unknown()),
+      completion_tokens: v.optional(v.unknown()),
+      prompt_tokens_details: v.nullish(v.looseObject({ cached_tokens: v.optional(v.unknown()) })),
     }),
   ),
   error: v.nullish(v.union([v.string(), v.looseObject({ message: v.nullish(v.string()), type: v.nullish(v.string()) })])),
+  // vLLM-style errors mid-stream: {"object":"error","message":…}.
+  object: v.optional(v.unknown()),
+  message: v.optional(v.unknown()),
 });
 
 type Part =
@@ -176,6 +199,9 @@ class ChatDecoder implements StreamDecoder {
   private reasoning = "";
   private readonly tokens: Usage = emptyUsage();
   private finish: string | undefined;
+  /** Argument characters of calls not yet announced (no id or name yet): runStream's output cap does not see them. */
+  private unannouncedChars = 0;
+  private readonly maxOutputChars = resolveMaxOutputChars();
 
   constructor(
     private readonly label: string,
@@ -187,7 +213,10 @@ class ChatDecoder implements StreamDecoder {
     const chunk = validateEvent(this.label, event, ChunkSchema, parseEventJson(this.label, event));
     if (chunk.error) {
       const message = typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "stream error");
-      throw new ProviderError("api", `${this.label}: ${message}`);
+      throw streamErrorEvent(`${this.label}: ${message}`);
+    }
+    if (chunk.object === "error" || event.event === "error") {
+      throw streamErrorEvent(`${this.label}: ${typeof chunk.message === "string" && chunk.message.trim() !== "" ? chunk.message : "stream error"}`);
     }
     for (const choice of chunk.choices ?? []) {
       const delta = choice.delta;
@@ -220,6 +249,7 @@ class ChatDecoder implements StreamDecoder {
     const index = call.index ?? this.toolsByIndex.size;
     let tool = this.toolsByIndex.get(index);
     if (!tool) {
+      if (this.toolsByIndex.size >= MAX_TOOL_CALLS) throw tooManyToolCalls(this.label);
       tool = { kind: "tool", id: "", name: "", args: "", announced: false, ended: false };
       this.toolsByIndex.set(index, tool);
       this.parts.push(tool);
@@ -227,6 +257,10 @@ class ChatDecoder implements StreamDecoder {
     if (call.id) tool.id = call.id;
     if (call.function?.name) tool.name += call.function.name;
     const args = call.function?.arguments ?? "";
+    if (!tool.announced) {
+      this.unannouncedChars += args.length + (call.function?.name?.length ?? 0);
+      if (this.unannouncedChars > this.maxOutputChars) throw outputTooLong(this.label, this.maxOutputChars);
+    }
     tool.args += args;
     if (!tool.announced && tool.id !== "" && tool.name !== "") {
       tool.announced = true;

@@ -12,7 +12,19 @@
 import * as v from "valibot";
 import type { SseEvent } from "./sse.ts";
 import { OPENAI_DEFAULT_BASE_URL, type OpenAiClientOptions } from "./openai-chat.ts";
-import { dataUrl, endToolCall, openAiUrl, openAiUsage, runStream, streamLimits, taggedEventDecoder, type StreamDecoder } from "./shared.ts";
+import {
+  dataUrl,
+  endToolCall,
+  MAX_CONTENT_BLOCKS,
+  openAiUrl,
+  openAiUsage,
+  runStream,
+  streamErrorEvent,
+  streamLimits,
+  taggedEventDecoder,
+  tooManyBlocks,
+  type StreamDecoder,
+} from "./shared.ts";
 import { WireConversation } from "./wire-conversation.ts";
 import {
   ProviderError,
@@ -111,9 +123,9 @@ const ResponseSchema = v.looseObject({
   status: v.nullish(v.string()),
   usage: v.nullish(
     v.looseObject({
-      input_tokens: v.nullish(v.number()),
-      output_tokens: v.nullish(v.number()),
-      input_tokens_details: v.nullish(v.looseObject({ cached_tokens: v.nullish(v.number()) })),
+      input_tokens: v.optional(v.unknown()),
+      output_tokens: v.optional(v.unknown()),
+      input_tokens_details: v.nullish(v.looseObject({ cached_tokens: v.optional(v.unknown()) })),
     }),
   ),
   incomplete_details: v.nullish(v.looseObject({ reason: v.nullish(v.string()) })),
@@ -144,7 +156,10 @@ class ResponsesDecoder implements StreamDecoder {
   private readonly tokens: Usage = emptyUsage();
   private stop: StopReason = "end";
 
-  constructor(private readonly emit: (event: StreamEvent) => void) {}
+  constructor(
+    private readonly emit: (event: StreamEvent) => void,
+    private readonly countOutput: (chars: number) => void,
+  ) {}
 
   handle(event: SseEvent): boolean {
     const data = decodeEvent(event);
@@ -159,7 +174,10 @@ class ResponsesDecoder implements StreamDecoder {
       case "response.output_text.delta": {
         const item = this.items.get(data.output_index);
         if (item?.kind === "message") item.text += data.delta;
-        else this.items.set(data.output_index, { kind: "message", text: data.delta });
+        else {
+          if (this.items.size >= MAX_CONTENT_BLOCKS && item === undefined) throw tooManyBlocks("openai");
+          this.items.set(data.output_index, { kind: "message", text: data.delta });
+        }
         if (data.delta) this.emit({ type: "text_delta", delta: data.delta });
         return false;
       }
@@ -185,14 +203,15 @@ class ResponsesDecoder implements StreamDecoder {
         return true;
       case "response.failed": {
         const error = data.response.error;
-        throw new ProviderError("api", `openai: ${error?.code ?? "response_failed"}: ${error?.message ?? "response failed"}`);
+        throw streamErrorEvent(`openai: ${error?.code ?? "response_failed"}: ${error?.message ?? "response failed"}`);
       }
       case "error":
-        throw new ProviderError("api", `openai: ${data.code ?? "error"}: ${data.message ?? "stream error"}`);
+        throw streamErrorEvent(`openai: ${data.code ?? "error"}: ${data.message ?? "stream error"}`);
     }
   }
 
   private addItem(index: number, item: WireItem): void {
+    if (this.items.size >= MAX_CONTENT_BLOCKS && !this.items.has(index)) throw tooManyBlocks("openai");
     if (item.type === "function_call") {
       const id = item.call_id ?? item.id ?? "";
       const name = item.name ?? "";
@@ -211,10 +230,15 @@ class ResponsesDecoder implements StreamDecoder {
   private finishItem(index: number, item: WireItem): void {
     const current = this.items.get(index);
     if (item.type === "function_call" && current?.kind === "call") {
-      if (typeof item.arguments === "string" && item.arguments !== "") current.args = item.arguments;
+      if (typeof item.arguments === "string" && item.arguments !== "") {
+        // What the done item adds beyond the streamed deltas counts as output too.
+        this.countOutput(item.arguments.length - current.args.length);
+        current.args = item.arguments;
+      }
       endToolCall(current, this.emit);
     } else if (item.type === "reasoning") {
       const summary = (item.summary ?? []).map((part) => part.text ?? "").join("\n");
+      this.countOutput(summary.length - (current?.kind === "reasoning" ? current.summary.length : 0) + (item.encrypted_content?.length ?? 0));
       this.items.set(index, {
         kind: "reasoning",
         ...(item.id ? { id: item.id } : {}),
@@ -223,6 +247,7 @@ class ResponsesDecoder implements StreamDecoder {
       });
     } else if (item.type === "message" && current?.kind === "message" && current.text === "") {
       current.text = (item.content ?? []).map((part) => part.text ?? "").join("");
+      this.countOutput(current.text.length);
     }
   }
 
@@ -279,7 +304,7 @@ export function createOpenAiResponsesClient(options: OpenAiClientOptions): Provi
         body: buildResponsesBody(request, conversation),
         request,
         ...streamLimits(options),
-        decoder: (emit) => new ResponsesDecoder(emit),
+        decoder: (emit, countOutput) => new ResponsesDecoder(emit, countOutput),
         onEvent,
       });
     },

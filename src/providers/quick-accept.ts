@@ -6,7 +6,7 @@
  * itself instead of valibot's copy; anything else (false) goes through
  * valibot, which decides and words the error exactly as before. Sound by
  * construction for the schema kinds it knows: loose_object (own entries
- * checked, unknown keys allowed), string, number (not NaN), boolean,
+ * checked, unknown keys allowed), unknown, string, number (not NaN), boolean,
  * literal, optional and nullish without defaults, array. A schema with a
  * pipe, a default, a fallback or of any other kind compiles to "never"
  * (always valibot). Purely a shortcut: what is accepted, and every error
@@ -33,6 +33,8 @@ interface SchemaShape {
 function compile(schema: SchemaShape): QuickAccept | undefined {
   if (schema.pipe !== undefined || schema.default !== undefined || schema.fallback !== undefined) return undefined;
   switch (schema.type) {
+    case "unknown":
+      return () => true;
     case "string":
       return (value) => typeof value === "string";
     case "number":

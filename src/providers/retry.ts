@@ -145,9 +145,12 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** "250 ms", "4 s", "1.5 s", "120 s". */
+const DAY_MS = 86_400_000;
+
+/** "250 ms", "4 s", "1.5 s", "120 s", "3600 s"; from two days on "3 days", past 100 years "more than 100 years". */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms >= 2 * DAY_MS) return ms > 36_500 * DAY_MS ? "more than 100 years" : `${Math.round(ms / DAY_MS)} days`;
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) || seconds >= 10 ? Math.round(seconds) : seconds.toFixed(1)} s`;
 }

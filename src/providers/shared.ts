@@ -14,6 +14,8 @@ import * as v from "valibot";
 import { settledOrAborted } from "../common/abortable-wait.ts";
 import { MAX_JSON_DEPTH, MAX_VALUE_DEPTH, describeJsonProblem, parseJson } from "../common/json.ts";
 import { stdoutRoom } from "../common/stdout.ts";
+import type { ErrorContext } from "../common/errors.ts";
+import { oneLine, withoutSecrets } from "./http-errors.ts";
 import { quickAccept } from "./quick-accept.ts";
 import { postStream, resolveMaxOutputChars, type PostStreamOptions, type StreamingResponse } from "./http.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -67,12 +69,12 @@ export function computeCost(usage: Usage, model: ModelInfo): number {
   );
 }
 
-/** Parses one event's JSON payload; unparseable or too deeply nested text is ProviderError "malformed". */
+/** Parses one event's JSON payload; unparseable or too deeply nested text is ProviderError "malformed" (one line, at most 500 characters). */
 export function parseEventJson(label: string, event: SseEvent): unknown {
   const parsed = parseJson(event.data, MAX_JSON_DEPTH);
   if (parsed.ok) return parsed.value;
   const detail = parsed.problem.kind === "too_deep" ? `${describeJsonProblem(parsed.problem)}: ` : "";
-  throw new ProviderError("malformed", `${label}: unparseable ${event.event} event: ${detail}${event.data.slice(0, 120)}`);
+  throw new ProviderError("malformed", oneLine(`${label}: unparseable ${oneLine(event.event, 100)} event: ${detail}${event.data.slice(0, 120)}`));
 }
 
 /** The string `type` field of an event payload, if any (to skip unknown event kinds). */
@@ -84,7 +86,7 @@ export function eventType(json: unknown): string | undefined {
 
 /**
  * Validates a parsed payload against its schema; a mismatch is ProviderError
- * "malformed". A payload the schema's quick predicate accepts (quick-accept.ts:
+ * "malformed" (one line, at most 500 characters). A payload the schema's quick predicate accepts (quick-accept.ts:
  * only values valibot accepts unchanged) is returned as it is, without
  * valibot's copy; anything else is valibot's to decide and word.
  */
@@ -99,9 +101,10 @@ export function validateEvent<TSchema extends v.GenericSchema>(
   if (result.success) return result.output;
   const issue = result.issues[0];
   const path = issue ? (v.getDotPath(issue) ?? "") : "";
+  // The server's text (event name, field names, the value received) may hold newlines or megabytes: one line, bounded.
   throw new ProviderError(
     "malformed",
-    `${label}: unexpected ${event.event} event${path ? ` (field "${path}")` : ""}: ${issue?.message ?? "invalid"}`,
+    oneLine(`${label}: unexpected ${oneLine(event.event, 100)} event${path ? ` (field "${oneLine(path, 100)}")` : ""}: ${issue?.message ?? "invalid"}`),
   );
 }
 
@@ -178,15 +181,29 @@ export function endToolCall(call: StreamingToolCall, emit: (event: StreamEvent) 
 /**
  * Token counts as both OpenAI dialects report them: the prompt total includes
  * the cached tokens, so input is the uncached rest and cached tokens are cache
- * reads (never negative, absent counts are 0).
+ * reads (never negative; absent or invalid counts are 0, see tokenCount).
  */
 export function openAiUsage(
-  promptTokens: number | null | undefined,
-  outputTokens: number | null | undefined,
-  cachedTokens: number | null | undefined,
+  promptTokens: unknown,
+  outputTokens: unknown,
+  cachedTokens: unknown,
 ): Pick<Usage, "input_tokens" | "output_tokens" | "cache_read_tokens"> {
-  const cached = cachedTokens ?? 0;
-  return { input_tokens: Math.max(0, (promptTokens ?? 0) - cached), output_tokens: outputTokens ?? 0, cache_read_tokens: cached };
+  const cached = tokenCount(cachedTokens) ?? 0;
+  return { input_tokens: Math.max(0, (tokenCount(promptTokens) ?? 0) - cached), output_tokens: tokenCount(outputTokens) ?? 0, cache_read_tokens: cached };
+}
+
+/**
+ * A token count reported by a server, or undefined when it is not one: a
+ * number that is not negative, not NaN or infinite and at most 2^53 − 1
+ * (rounded to an integer). Anything else (a string, null, -5, 1e308) is
+ * treated as absent, so it never reaches the totals and the cost.
+ * The schemas take these fields as `v.optional(v.unknown())`: a bad count
+ * does not fail the event that carries it.
+ */
+export function tokenCount(value: unknown): number | undefined {
+  if (typeof value !== "number" || !(value >= 0)) return undefined;
+  const rounded = Math.round(value);
+  return Number.isSafeInteger(rounded) ? rounded : undefined;
 }
 
 /** Assembles one response from the SSE events of one provider dialect. */
@@ -207,16 +224,44 @@ export interface RunStreamOptions extends Omit<PostStreamOptions, "signal" | "on
   /** Name of the terminal event, for the truncation message. */
   readonly terminalName: string;
   readonly request: StreamRequest;
-  /** Builds the dialect's decoder around `emit`; what it emits counts as model output (keepalive timeout). */
-  readonly decoder: (emit: (event: StreamEvent) => void) => StreamDecoder;
+  /**
+   * Builds the dialect's decoder around `emit`; what it emits counts as model output (keepalive timeout, output cap).
+   * `countOutput` counts content the decoder keeps without emitting it (redacted thinking, signatures, a
+   * done item's full text) against the same cap.
+   */
+  readonly decoder: (emit: (event: StreamEvent) => void, countOutput: (chars: number) => void) => StreamDecoder;
   readonly onEvent: (event: StreamEvent) => void;
+}
+
+/** Tool calls one response may make (docs/providers.md "Stream limits"). */
+export const MAX_TOOL_CALLS = 1024;
+
+/** A provider's in-stream error event as one line of at most 500 characters (the server's text may hold newlines, or megabytes). */
+export function streamErrorEvent(text: string, context: ErrorContext = {}): ProviderError {
+  return new ProviderError("api", oneLine(text, 500), undefined, context);
+}
+
+/** Content blocks (text, thinking, tool calls, output items) one response may hold (docs/providers.md "Stream limits"). */
+export const MAX_CONTENT_BLOCKS = 4096;
+
+export function tooManyBlocks(label: string): ProviderError {
+  return new ProviderError("too_large", `${label}: more than ${MAX_CONTENT_BLOCKS} content blocks in one response (the per-response limit)`);
+}
+
+export function tooManyToolCalls(label: string): ProviderError {
+  return new ProviderError("too_large", `${label}: more than ${MAX_TOOL_CALLS} tool calls in one response (the per-response limit)`);
+}
+
+export function outputTooLong(label: string, maxOutputChars: number): ProviderError {
+  return new ProviderError("too_large", `${label}: model output longer than ${charsText(maxOutputChars)} in one response (the per-response limit)`);
 }
 
 /**
  * POST, then SSE events into the decoder until its terminal event. Every
  * event restarts the idle timeout, every decoder emission the keepalive
  * timeout (http.ts); model output past ZOT_STREAM_MAX_OUTPUT_CHARS (16 Mi
- * characters of text, thinking and tool-call arguments together) is
+ * characters of text, thinking, tool-call arguments, names and ids
+ * together), or more than MAX_TOOL_CALLS (1024) tool calls, is
  * "too_large"; an abort resolves with stop "aborted" and the partial
  * message; a stream that ends before its terminal event is "truncated".
  * While common/stdout.ts has no room, the next event is not read (neither
@@ -228,16 +273,24 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
   // What the model produced is held in memory and persisted: bound it (the wire bound alone lets ~2× that into memory).
   const maxOutputChars = resolveMaxOutputChars();
   let outputChars = 0;
+  let toolCalls = 0;
+  const countOutput = (chars: number): void => {
+    if (chars <= 0) return;
+    outputChars += chars;
+    if (outputChars > maxOutputChars) throw outputTooLong(label, maxOutputChars);
+  };
   const decoder = options.decoder((event) => {
     response?.sawOutput();
-    if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "tool_use_args") {
-      outputChars += event.delta.length;
-      if (outputChars > maxOutputChars) {
-        throw new ProviderError("too_large", `${label}: model output longer than ${charsText(maxOutputChars)} in one response (the per-response limit)`);
-      }
+    let chars = 0;
+    if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "tool_use_args") chars = event.delta.length;
+    else if (event.type === "tool_use_start") {
+      // Each call is run, stored and sent back: their number is bounded, and their names and ids count as output.
+      if (++toolCalls > MAX_TOOL_CALLS) throw tooManyToolCalls(label);
+      chars = event.id.length + event.name.length;
     }
+    countOutput(chars);
     options.onEvent(event);
-  });
+  }, countOutput);
   let terminal = false;
   const finish = (stop: StopReason): StreamResult => {
     const usage = { ...emptyUsage(), ...decoder.usage() };
@@ -263,6 +316,7 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
     request.onResponseStart?.();
     // The events of each chunk are handled in one go (SseParser: no asynchronous step per event, as parseSse has).
     const parser = new SseParser({ label });
+    response.setMidEventProbe(() => parser.midEvent());
     const reader = response.body.getReader();
     try {
       reading: for (;;) {
@@ -290,6 +344,8 @@ export async function runStream(options: RunStreamOptions): Promise<StreamResult
       decoder.closeOpen?.();
       return finish("aborted");
     }
+    // An error event or a quoted event may echo the API key: blanked, as in HTTP error lines.
+    if (err instanceof ProviderError) err.message = withoutSecrets(err.message, options.headers);
     throw err;
   }
   if (!terminal) {

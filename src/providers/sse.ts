@@ -11,7 +11,8 @@
  * propagate unchanged; an event left undispatched when the stream ends is
  * discarded, as the SSE standard says. SseParser is the same parser fed
  * chunk by chunk (events of a chunk returned together; a broken bound
- * reported after the events before it).
+ * reported after the events before it). `midEvent` says whether part of
+ * an event has arrived (for a stall's message).
  */
 import { ProviderError } from "./types.ts";
 
@@ -80,6 +81,11 @@ class EventBuilder {
     return undefined;
   }
 
+  /** Fields of an event are waiting for the blank line that dispatches it. */
+  get started(): boolean {
+    return this.hasData || this.eventName !== "";
+  }
+
   private dispatch(): SseEvent | undefined {
     const ready = this.hasData ? { event: this.eventName || "message", data: this.data() } : undefined;
     this.eventName = "";
@@ -135,6 +141,11 @@ export class SseParser {
       this.failure = err;
     }
     return events;
+  }
+
+  /** Part of an event has arrived: a line without its end, or fields without the blank line (comments do not count). */
+  midEvent(): boolean {
+    return this.pendingLength > 0 || this.builder.started;
   }
 
   private overLimit(): ProviderError {

@@ -122,4 +122,17 @@ describe("decideRetry", () => {
       "120 s",
     ]);
   });
+
+  test("days past two days, and a bound past 100 years (a Retry-After of 1e20 s)", () => {
+    const day = 86_400_000;
+    expect([3_600_000, 2 * day - 1, 2 * day, 3.4 * day, 36_500 * day, 36_501 * day, 1e23].map(formatDuration)).toEqual([
+      "3600 s",
+      "172800 s",
+      "2 days",
+      "3 days",
+      "36500 days",
+      "more than 100 years",
+      "more than 100 years",
+    ]);
+  });
 });

@@ -9,7 +9,9 @@
  * (text, tool calls, thinking, HTTP errors with headers such as Retry-After,
  * and stream faults: stall, drop, malformed data, missing terminal event,
  * in-stream error, keepalives only, an oversized event, an endless
- * response). Any streamed reply may open with a stretch of keepalives
+ * response), and `raw` replies: any status, headers and body, exactly (a
+ * redirect, an HTML proxy page with 200, a compressed or invalid body, odd
+ * usage numbers, or a ReadableStream the test feeds, such as a trickle). Any streamed reply may open with a stretch of keepalives
  * (`keepalive`), or hold after its first frame until a promise the test
  * settles (`holdUntil`). An empty queue answers 500 in the provider's error format,
  * with `x-should-retry: false` so that zot does not spend its retry budget
@@ -85,7 +87,17 @@ export type ScriptedReply =
   /** The first frame, then one event whose data lines (`lineChars` each, default 4 MiB) total `chars` characters. */
   | { readonly type: "oversized_event"; readonly chars: number; readonly lineChars?: number }
   /** A text response that never ends: text deltas of `chunkChars` (default 16 KiB) until the client goes away. */
-  | { readonly type: "endless"; readonly chunkChars?: number };
+  | { readonly type: "endless"; readonly chunkChars?: number }
+  /**
+   * Exactly this status (default 200), these headers (a string body without a content-type gets text/plain) and body: a
+   * 3xx with `location`, a 200 HTML page, hand-written SSE, a stream the test feeds. `body` as a function gets the dialect.
+   */
+  | {
+      readonly type: "raw";
+      readonly status?: number;
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly body: string | Uint8Array | ReadableStream<Uint8Array> | ((dialect: Dialect) => string | Uint8Array);
+    };
 
 export type Dialect = "anthropic" | "openai-chat" | "openai-responses";
 
@@ -471,6 +483,10 @@ function answer(dialect: Dialect, reply: ScriptedReply, model: string, signal: A
       return keepaliveOnlyResponse(dialect, reply.kind, reply.everyMs ?? 20, model, signal);
     case "oversized_event":
       return oversizedEventResponse(dialect, reply.chars, reply.lineChars ?? 4 * 1024 * 1024, model, signal);
+    case "raw": {
+      const body = typeof reply.body === "function" ? reply.body(dialect) : reply.body;
+      return new Response(body, { status: reply.status ?? 200, headers: { ...reply.headers } });
+    }
     case "endless":
       return endlessResponse(dialect, reply.chunkChars ?? 16 * 1024, model, signal, stats);
     case "stall":
