@@ -278,7 +278,7 @@ export class ExtensionBridge {
     };
     const policy = this.options.permissions;
     if (policy) {
-      const result = await policy.check({ toolId: info.id, toolName: info.name, args, signal: info.signal }, observer);
+      const result = await policy.check({ toolId: info.id, toolName: info.name, args, signal: info.signal, ...(rewrittenBy.length > 0 ? { rewrittenBy } : {}) }, observer);
       if (!result.approved) return { block: { reason: result.reason, status: result.decision === "cancelled" ? "cancelled" : "blocked" } };
     } else {
       observer.decision({ toolId: info.id, toolName: info.name, decision: "approved", source: "yolo", stage: "pre_execution" });
