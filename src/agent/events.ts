@@ -52,7 +52,12 @@ export type AgentEvent =
    * announced by `tool_call` first and may wait (behind other calls, for guards) before this;
    * a call settled without running (bad arguments, unknown tool, blocked, aborted) has none.
    */
-  | { readonly type: "tool_start"; readonly id: string }
+  | {
+      readonly type: "tool_start";
+      readonly id: string;
+      /** An extension's guard rewrote the arguments: what the tool runs with, and who (shown to the user). */
+      readonly rewritten?: { readonly args: Readonly<Record<string, unknown>>; readonly by: readonly string[] };
+    }
   | {
       readonly type: "tool_result";
       readonly id: string;
@@ -103,6 +108,14 @@ const UI_ONLY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>
 /** Events only the terminal UI sees: --json and RPC never write them. */
 export function isUiOnlyEvent(event: AgentEvent): boolean {
   return UI_ONLY_EVENT_TYPES.has(event.type);
+}
+
+/** What the user is told when an extension rewrote a call's arguments (TUI note; stderr in print and JSON modes). */
+export function argumentsRewrittenText(name: string, rewritten: { readonly args: unknown; readonly by: readonly string[] }): string {
+  const who = rewritten.by.map((extension) => `[${extension}]`).join(" then ");
+  let args = JSON.stringify(rewritten.args);
+  if (args.length > 2_000) args = `${args.slice(0, 2_000)}… (${args.length} characters)`;
+  return `${who} rewrote the arguments of ${name}; it runs with ${args}`;
 }
 
 /** What the user is told when an extension hid the assistant's message (TUI note; stderr in print and JSON modes). */

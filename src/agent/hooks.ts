@@ -65,6 +65,8 @@ export interface ToolCallDecision {
   readonly block?: { readonly reason: string; readonly status?: "blocked" | "cancelled"; readonly by?: string };
   /** Replacement arguments the tool will see (must be a JSON object); the transcript keeps the original. */
   readonly args?: Readonly<Record<string, unknown>>;
+  /** The extensions whose rewrites produced `args`, in order (shown to the user; named in an error result). */
+  readonly rewrittenBy?: readonly string[];
 }
 
 /**

@@ -22,6 +22,9 @@
  * blocked turn) or `error` (failure, abort); an exhausted step budget ends
  * with `done` then `error` "max steps (N) exceeded", as the original's loop.
  *
+ * A failed model call whose error points at a tool (by position or name)
+ * registered by an extension says which extension (tool-blame.ts).
+ *
  * Automatic compaction (compaction.ts) runs at the top of a step, before
  * turn_start, when the previous model call's context use reached the
  * threshold; and once per step when the model call fails with HTTP 413
@@ -51,6 +54,7 @@ import {
 } from "./messages.ts";
 import { contextTokens, isPayloadTooLarge, runCompaction, shouldAutoCompact, type CompactionObserver } from "./compaction.ts";
 import { boundToolCalls, runToolBatch, type ToolRunEnvironment } from "./tool-exec.ts";
+import { blameTool } from "./tool-blame.ts";
 import { AGENT_ERROR_CODES, type AgentPersistence, type AgentTools, type PromptOutcome } from "./types.ts";
 
 export const ABORTED_MESSAGE = "aborted";
@@ -167,9 +171,10 @@ async function callModel(core: AgentCore, system: string, signal: AbortSignal): 
         return;
     }
   };
+  const tools = core.tools.specs();
   try {
     const result = await core.client.stream(
-      { model: core.model, system, messages: core.messages.slice(), tools: core.tools.specs(), reasoning: core.reasoning, signal, onResponseStart: start },
+      { model: core.model, system, messages: core.messages.slice(), tools, reasoning: core.reasoning, signal, onResponseStart: start },
       forward,
     );
     start();
@@ -179,6 +184,8 @@ async function callModel(core: AgentCore, system: string, signal: AbortSignal): 
       err instanceof ZotError
         ? err
         : new ZotError(AGENT_ERROR_CODES.providerFailure, errorMessage(err), { provider: core.client.name }, { cause: err });
+    // A refused tool definition is named with the extension that registered it (tool-blame.ts).
+    if (tools.length > 0) error.message = blameTool(error.message, tools, core.tools);
     return { kind: "failed", error };
   }
 }
@@ -326,7 +333,7 @@ export async function runPrompt(
       signal,
       onProgress: (id, progress) => emit({ type: "tool_progress", id, text: progress }),
       onGuard: (id, waiting) => emit({ type: "tool_guard", id, waiting }),
-      onStarted: (id) => emit({ type: "tool_start", id }),
+      onStarted: (id, rewritten) => emit(rewritten === undefined ? { type: "tool_start", id } : { type: "tool_start", id, rewritten }),
       onSettled: (record) =>
         emit({
           type: "tool_result",

@@ -22,6 +22,8 @@ export interface ConfirmRequest {
   readonly toolId: string;
   readonly toolName: string;
   readonly preview: string;
+  /** Extensions whose guards rewrote the arguments shown (the dialog says so). */
+  readonly rewrittenBy?: readonly string[];
   /** Aborted when the turn is cancelled or /yolo approved the request: close the dialog. */
   readonly signal: AbortSignal;
 }
@@ -35,6 +37,8 @@ export interface PermissionRequest {
   readonly toolId: string;
   readonly toolName: string;
   readonly args: Readonly<Record<string, unknown>>;
+  /** Extensions whose guards rewrote `args` (the model asked for something else). */
+  readonly rewrittenBy?: readonly string[];
   readonly signal: AbortSignal;
 }
 
@@ -213,7 +217,8 @@ export class PermissionGate {
       request.signal.addEventListener("abort", onAbort, { once: true });
       let answer: Promise<ConfirmAnswer>;
       try {
-        answer = confirmer.confirm({ toolId: request.toolId, toolName: request.toolName, preview, signal: dialog.signal });
+        const rewrittenBy = request.rewrittenBy !== undefined && request.rewrittenBy.length > 0 ? { rewrittenBy: request.rewrittenBy } : {};
+        answer = confirmer.confirm({ toolId: request.toolId, toolName: request.toolName, preview, signal: dialog.signal, ...rewrittenBy });
       } catch (err) {
         settle(refusal("denied", "policy", `confirmation failed: ${errorMessage(err)}`));
         return;

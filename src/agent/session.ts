@@ -24,7 +24,7 @@ import {
   type CompactOptions,
 } from "./compaction.ts";
 import { flushPendingAppends, runPrompt, toolEnvironment, type AgentCore } from "./loop.ts";
-import { runToolCall } from "./tool-exec.ts";
+import { runToolCall, type ToolBatchOptions } from "./tool-exec.ts";
 import {
   AGENT_ERROR_CODES,
   type AgentPersistence,
@@ -81,6 +81,8 @@ export interface RunToolOptions {
   readonly origin?: ToolCallOrigin;
   readonly signal?: AbortSignal;
   readonly onProgress?: (text: string) => void;
+  /** Right before the tool executes; `rewritten` when a guard replaced the arguments (tool-exec.ts onStarted). */
+  readonly onStarted?: ToolBatchOptions["onStarted"];
 }
 
 function ignoreEvent(): void {}
@@ -303,6 +305,7 @@ export class AgentSession {
       origin: options.origin ?? MODEL_ORIGIN,
       signal: options.signal ?? new AbortController().signal,
       onProgress: onProgress === undefined ? undefined : (_id, text) => onProgress(text),
+      onStarted: options.onStarted,
     });
   }
 }

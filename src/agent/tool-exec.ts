@@ -9,7 +9,9 @@
  *   3. refuses interactive tools unless the host allows them (blocked),
  *   4. consults hooks.beforeToolCall (block, or replacement args),
  *   5. executes, reported through onStarted right before the tool runs
- *      (thrown errors become error results, never escape); a call settled in
+ *      (with the arguments and the extensions, when a guard rewrote them;
+ *      such a call's error result ends with a line naming them), thrown
+ *      errors become error results, never escape; a call settled in
  *      steps 1–4 never reaches onStarted,
  *   6. consults hooks.afterToolResult (replacement outcome),
  *   7. reports the record through onSettled.
@@ -42,8 +44,22 @@ export interface ToolBatchOptions {
   readonly onSettled?: (record: ToolCallRecord) => void;
   /** The beforeToolCall hook (extension guards, confirmation) is consulted for a call (true), and answered (false). */
   readonly onGuard?: (id: string, waiting: boolean) => void;
-  /** Called once per call right before its tool executes (steps 1–4 let it run); never for a call settled before. */
-  readonly onStarted?: (id: string) => void;
+  /**
+   * Called once per call right before its tool executes (steps 1–4 let it run); never for a call settled before.
+   * `rewritten`: an extension's guard replaced the arguments; what the tool runs with and who changed it.
+   */
+  readonly onStarted?: (id: string, rewritten?: ArgumentRewrite) => void;
+}
+
+/** Arguments an extension guard substituted for the model's (tool_call `modified_args`). */
+export interface ArgumentRewrite {
+  readonly args: JsonObject;
+  readonly by: readonly string[];
+}
+
+/** The line an error result gains when the call ran with rewritten arguments, so the model and the user know whose arguments failed. */
+export function rewrittenArgumentsNote(by: readonly string[]): string {
+  return `(this call ran with arguments rewritten by extension ${by.join(", then by extension ")}, not the ones you sent)`;
 }
 
 const DEFAULT_EXCLUSIVE_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash"]);
@@ -60,7 +76,14 @@ type PreparedCall =
       readonly outcome: ToolOutcome;
       readonly status: ToolStatus;
     }
-  | { readonly kind: "ready"; readonly call: ToolCallRequest; readonly tool: Tool; readonly effectiveArgs: JsonObject };
+  | {
+      readonly kind: "ready";
+      readonly call: ToolCallRequest;
+      readonly tool: Tool;
+      readonly effectiveArgs: JsonObject;
+      /** The extensions that rewrote the arguments (empty: the model's own). */
+      readonly rewrittenBy: readonly string[];
+    };
 
 type ParsedArgs = { readonly ok: true; readonly args: JsonObject } | { readonly ok: false; readonly message: string };
 
@@ -140,8 +163,9 @@ async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: 
   }
   if (options.signal.aborted) return settled(call, parsed.args, ABORTED_BEFORE_EXECUTION, "cancelled");
   const hook = env.hooks.beforeToolCall;
-  if (hook === undefined) return { kind: "ready", call, tool, effectiveArgs: parsed.args };
+  if (hook === undefined) return { kind: "ready", call, tool, effectiveArgs: parsed.args, rewrittenBy: [] };
   let effectiveArgs = parsed.args;
+  let rewrittenBy: readonly string[] = [];
   options.onGuard?.(call.id, true);
   try {
     const decision = await hook({
@@ -156,14 +180,17 @@ async function prepare(env: ToolRunEnvironment, call: ToolCallRequest, options: 
       const reason = decision.block.reason === "" ? DEFAULT_TOOL_BLOCK_REASON : decision.block.reason;
       return settled(call, parsed.args, reason, decision.block.status ?? "blocked", decision.block.by);
     }
-    if (decision?.args !== undefined && isPlainObject(decision.args)) effectiveArgs = decision.args;
+    if (decision?.args !== undefined && isPlainObject(decision.args)) {
+      effectiveArgs = decision.args;
+      rewrittenBy = decision.rewrittenBy ?? [];
+    }
   } catch (err) {
     return settled(call, parsed.args, `tool call guard failed: ${errorMessage(err)}`, "blocked");
   } finally {
     options.onGuard?.(call.id, false);
   }
   if (options.signal.aborted) return settled(call, effectiveArgs, ABORTED_BEFORE_EXECUTION, "cancelled");
-  return { kind: "ready", call, tool, effectiveArgs };
+  return { kind: "ready", call, tool, effectiveArgs, rewrittenBy };
 }
 
 async function execute(
@@ -203,9 +230,11 @@ async function finish(env: ToolRunEnvironment, prepared: PreparedCall, options: 
     status = prepared.status;
   } else {
     executed = true;
-    options.onStarted?.(call.id);
+    const rewrittenBy = prepared.rewrittenBy;
+    options.onStarted?.(call.id, rewrittenBy.length > 0 ? { args: prepared.effectiveArgs, by: rewrittenBy } : undefined);
     outcome = await execute(env, prepared.tool, call, prepared.effectiveArgs, options);
     status = classify(outcome);
+    if (rewrittenBy.length > 0) outcome = withRewriteNoted(outcome, rewrittenBy);
     const activate = outcome.activateTools;
     if (activate !== undefined && activate.length > 0) env.tools.activate(activate);
   }
@@ -223,6 +252,18 @@ async function finish(env: ToolRunEnvironment, prepared: PreparedCall, options: 
   const record = hook === undefined ? beforeHook : { ...beforeHook, outcome: await hookedOutcome(hook, beforeHook, options.signal) };
   options.onSettled?.(record);
   return record;
+}
+
+/**
+ * A call that ran with an extension's arguments: its details say so
+ * (`args_rewritten_by`, UI-only), and an error result ends with a line
+ * naming the extensions, since the error may be about arguments the model
+ * never sent (a rewrite into an invalid shape).
+ */
+function withRewriteNoted(outcome: ToolOutcome, by: readonly string[]): ToolOutcome {
+  const details = { ...outcome.details, args_rewritten_by: [...by] };
+  if (!outcome.isError) return { ...outcome, details };
+  return { ...outcome, details, content: [...outcome.content, { type: "text", text: rewrittenArgumentsNote(by) }] };
 }
 
 /** Step 6: the hook's replacement outcome, an error outcome when it fails or answers garbage, else the record's own. */

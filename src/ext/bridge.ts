@@ -252,7 +252,7 @@ export class ExtensionBridge {
     const origin = info.origin.kind === "extension" ? { origin_extension: info.origin.extension } : {};
     const base = { tool_id: info.id, tool_name: info.name, ...origin };
     let args = info.args;
-    let rewritten = false;
+    let rewrittenBy: readonly string[] = [];
     if (interceptors.length > 0) {
       const chain = await interceptToolCall(interceptors, base, info.args, info.signal, DEFAULT_TOOL_BLOCK_REASON);
       if (chain.decision.blocked) {
@@ -260,7 +260,7 @@ export class ExtensionBridge {
         return { block: { reason: chain.decision.reason, status: "blocked", by: chain.decision.by } };
       }
       args = chain.args;
-      rewritten = chain.rewritten;
+      rewrittenBy = chain.rewrittenBy;
     }
     const observer: Required<PermissionObserver> = {
       confirmationRequested: (request) =>
@@ -278,12 +278,12 @@ export class ExtensionBridge {
     };
     const policy = this.options.permissions;
     if (policy) {
-      const result = await policy.check({ toolId: info.id, toolName: info.name, args, signal: info.signal }, observer);
+      const result = await policy.check({ toolId: info.id, toolName: info.name, args, signal: info.signal, ...(rewrittenBy.length > 0 ? { rewrittenBy } : {}) }, observer);
       if (!result.approved) return { block: { reason: result.reason, status: result.decision === "cancelled" ? "cancelled" : "blocked" } };
     } else {
       observer.decision({ toolId: info.id, toolName: info.name, decision: "approved", source: "yolo", stage: "pre_execution" });
     }
-    return rewritten ? { args } : undefined;
+    return rewrittenBy.length > 0 ? { args, rewrittenBy } : undefined;
   }
 
   private afterToolResult(info: ToolResultInfo): ToolOutcome | undefined | Promise<ToolOutcome | undefined> {

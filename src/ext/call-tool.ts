@@ -10,7 +10,9 @@
  * cancelled. parent_id rules: the parent must be a live host tool_call sent
  * to this extension; a chain holds at most four calls including the original
  * and never repeats a tool name; without parent_id a request is refused while
- * that extension has a host-invoked tool running.
+ * that extension has a host-invoked tool running. At most 16 requests of
+ * one extension run at once and 10,000 wait (call-tool-slots.ts); nested
+ * requests (parent_id) never wait.
  */
 import type { ToolCallRecord, ToolCallRequest } from "../agent/types.ts";
 import type { ToolCallOrigin } from "../agent/hooks.ts";
@@ -19,6 +21,7 @@ import type { ExtensionConnection } from "./connection.ts";
 import type { InboundFrame, InboundOf } from "./frames.ts";
 import { parentChain } from "./host-calls.ts";
 import type { ExtensionManager } from "./manager.ts";
+import { CallToolSlots } from "./call-tool-slots.ts";
 import { boundContent } from "./observation.ts";
 
 export const CALL_TOOL_TIMEOUT_MS = 60_000;
@@ -31,8 +34,9 @@ interface RunningCall {
 }
 
 export class CallToolService {
-  /** Running calls by "<extension>\u0000<request id>". */
+  /** Running calls by "<extension>\u0000<request id>" (waiting for a slot included, so call_tool_cancel reaches them). */
   private readonly running = new Map<string, RunningCall>();
+  private readonly slots = new CallToolSlots();
 
   constructor(
     private readonly manager: ExtensionManager,
@@ -60,7 +64,7 @@ export class CallToolService {
   }
 
   private refuse(connection: ExtensionConnection, frame: InboundOf<"call_tool">, message: string): void {
-    connection.log.note(`call_tool ${frame.name} refused: ${message}`);
+    connection.log.limited("refused call_tool requests").note(`call_tool ${frame.name} refused: ${message}`);
     connection.send({ type: "tool_result", id: frame.id, name: frame.name, is_error: true, content: [{ type: "text", text: message }] });
   }
 
@@ -93,6 +97,12 @@ export class CallToolService {
     signals.push(controller.signal, AbortSignal.timeout(CALL_TOOL_TIMEOUT_MS));
     const signal = AbortSignal.any(signals);
     const toolId = `ext-${extension}-${frame.id}`;
+    // Nested calls never wait: the running call above may be waiting for them.
+    const grant = frame.parent_id === undefined ? await this.slots.acquire(extension, signal) : undefined;
+    if (grant?.refused === true) {
+      this.running.delete(runningKey);
+      return this.refuse(connection, frame, `not run: ${grant.waiting} call_tool requests of this extension are already waiting for one of its ${this.slots.maxRunning} running ones to finish`);
+    }
     try {
       this.onCallStart?.({ toolId, toolName: frame.name, args: args as Record<string, unknown>, extension });
       const record = await parentChain.run(chainAbove, () =>
@@ -110,6 +120,7 @@ export class CallToolService {
     } catch (err) {
       connection.send({ type: "tool_result", id: frame.id, name: frame.name, is_error: true, content: [{ type: "text", text: `call_tool failed: ${err instanceof Error ? err.message : String(err)}` }] });
     } finally {
+      grant?.release();
       this.running.delete(runningKey);
     }
   }

@@ -12,7 +12,8 @@
  * read one chunk per event-loop turn, so a flooding extension cannot starve
  * anything else. Anything that is not a handshake frame or a correlated
  * reply goes to the owner via `onFrame`. When the extension exits, breaks
- * its pipe, overflows its queue or sends an oversized line, every request
+ * its pipe, overflows its queue, sends an oversized line or closes its
+ * stdout and is still running a second later (it is then stopped), every request
  * fails at once (those still waiting in the host, unsent, and those in
  * flight) and the owner learns why through `onClosed`; closing before hello
  * fails start() at once. While zot's stdout is behind (common/stdout.ts),
@@ -43,6 +44,8 @@ export const AUTO_READY_IDLE_MS = 250;
 export const AUTO_READY_FIRST_FRAME_MS = 3_000;
 /** Shortest wait for the last stderr lines after the process exited at shutdown. */
 const STDERR_DRAIN_FLOOR_MS = 100;
+/** How long an extension whose stdout ended may keep running before it counts as disconnected. */
+export const STDOUT_EOF_EXIT_GRACE_MS = 1_000;
 
 export type ExtensionSource = "explicit" | "project" | "global";
 
@@ -286,6 +289,14 @@ export class ExtensionConnection {
       this.log.note(`stdout read failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (this.closed) return;
+    // Its stdout ended: it can never answer again. One that keeps running is disconnected (and stopped), so its
+    // pending requests fail now instead of at their deadlines. Not while zot shuts it down (it may still clean up).
+    if (this.helloSeen && !this.stopping.signal.aborted && !(await this.waitForExit(STDOUT_EOF_EXIT_GRACE_MS))) {
+      if (!this.closed && !this.stopping.signal.aborted) {
+        this.close({ kind: "stdout_closed", graceMs: STDOUT_EOF_EXIT_GRACE_MS });
+        return;
+      }
+    }
     await proc.exited;
     const signal = proc.signalCode === null ? null : String(proc.signalCode);
     const reason: CloseReason = { kind: "exited", exitCode: proc.exitCode, signal };
@@ -314,13 +325,14 @@ export class ExtensionConnection {
     this.dispatch(decoded.frame);
   }
 
-  /** A reply its schema rejects still names its request: that request fails now instead of at its deadline. */
+  /** A reply its schema rejects (or too deep to parse) still names its request: that request fails now instead of at its deadline. */
   private failMalformedReply(problem: FrameProblem): void {
-    if (problem.kind !== "invalid" || problem.id === undefined) return;
+    if ((problem.kind !== "invalid" && problem.kind !== "too_deep") || problem.id === undefined) return;
     const pending = this.pending.get(problem.id);
     if (pending === undefined || pending.expect !== problem.frameType) return;
+    const detail = problem.kind === "invalid" ? problem.detail : `JSON nested deeper than ${problem.limit} levels`;
     this.flow?.replied();
-    pending.reject(new ExtensionRequestError(this.name, { kind: "invalid_reply", detail: `${problem.frameType}: ${problem.detail}` }));
+    pending.reject(new ExtensionRequestError(this.name, { kind: "invalid_reply", detail: `${problem.frameType}: ${detail}` }));
   }
 
   private onFirstFrame(decoded: ReturnType<typeof decodeInboundFrame>, line: string): void {

@@ -6,7 +6,8 @@
  * extension) are typed constructors' shapes. `decodeInboundFrame` never
  * throws: it returns the frame or a typed problem for the extension's log.
  * Nesting is bounded before anything walks a frame: a line nested deeper than
- * MAX_JSON_DEPTH (256) is the `too_deep` problem. Embedded values are bounded
+ * MAX_JSON_DEPTH (256) is the `too_deep` problem (with the frame's top-level
+ * type, id and name when a shallow scan finds them). Embedded values are bounded
  * where they are used: a register_tool schema (any value here) by the
  * registration checks (registration-rules.ts: a non-object, non-"object" or
  * deeper than MAX_VALUE_DEPTH schema rejects that tool by name), and
@@ -16,6 +17,7 @@
 import * as v from "valibot";
 import { MAX_JSON_DEPTH, parseJson } from "../common/json.ts";
 import { describeProblem, firstProblem } from "../common/validation.ts";
+import { peekTopLevel } from "./frame-peek.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -127,7 +129,8 @@ export type SubscribeFrame = InboundOf<"subscribe">;
 
 export type FrameProblem =
   | { readonly kind: "not_json"; readonly detail: string }
-  | { readonly kind: "too_deep"; readonly limit: number }
+  /** `frameType` / `id` / `name`: what a shallow scan of the line found at its top level (frame-peek.ts). */
+  | { readonly kind: "too_deep"; readonly limit: number; readonly frameType?: string; readonly id?: string; readonly name?: string }
   | { readonly kind: "not_object" }
   | { readonly kind: "unknown_type"; readonly frameType: string }
   /** `id`: the frame's own id when it has a string one (a malformed reply still names its request). */
@@ -139,7 +142,18 @@ export function decodeInboundFrame(line: string): DecodeResult {
   const parsed = parseJson(line, MAX_JSON_DEPTH);
   if (!parsed.ok) {
     const { problem } = parsed;
-    return { ok: false, problem: problem.kind === "too_deep" ? { kind: "too_deep", limit: problem.limit } : { kind: "not_json", detail: problem.message } };
+    if (problem.kind !== "too_deep") return { ok: false, problem: { kind: "not_json", detail: problem.message } };
+    const peeked = peekTopLevel(line);
+    return {
+      ok: false,
+      problem: {
+        kind: "too_deep",
+        limit: problem.limit,
+        ...(peeked.type !== undefined ? { frameType: peeked.type } : {}),
+        ...(peeked.id !== undefined ? { id: peeked.id } : {}),
+        ...(peeked.name !== undefined ? { name: peeked.name } : {}),
+      },
+    };
   }
   const raw = parsed.value;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, problem: { kind: "not_object" } };
@@ -157,12 +171,20 @@ export function decodeInboundFrame(line: string): DecodeResult {
   return { ok: true, frame: result.output as InboundFrame };
 }
 
+/** A name from an extension's frame, fit for one log line. */
+function oneLineName(text: string): string {
+  return JSON.stringify(text.slice(0, 64)).slice(1, -1);
+}
+
 export function describeFrameProblem(problem: FrameProblem): string {
   switch (problem.kind) {
     case "not_json":
       return `malformed JSON frame dropped: ${problem.detail}`;
-    case "too_deep":
-      return `frame dropped: JSON nested deeper than ${problem.limit} levels`;
+    case "too_deep": {
+      if (problem.frameType === undefined) return `frame dropped: JSON nested deeper than ${problem.limit} levels`;
+      const what = `${oneLineName(problem.frameType)} frame${problem.name !== undefined ? ` "${oneLineName(problem.name)}"` : ""}`;
+      return `${what} dropped: JSON nested deeper than ${problem.limit} levels`;
+    }
     case "not_object":
       return "frame dropped: not a JSON object";
     case "unknown_type":

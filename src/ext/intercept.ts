@@ -6,7 +6,8 @@
  * content, system prompt). A missed deadline, a crash or a malformed answer
  * means "allow, unchanged" — unless the extension declared
  * `on_timeout: "deny"` (zot addition), in which case a blocking event fails
- * closed. Every deviation is written to that extension's log.
+ * closed. Every deviation is written to that extension's log. A block
+ * reason is cut at MAX_BLOCK_REASON_CHARS (16 Ki characters).
  */
 import { MAX_VALUE_DEPTH, valueTooDeep, isPlainObject } from "../common/json.ts";
 import type { ExtensionConnection } from "./connection.ts";
@@ -62,6 +63,16 @@ export async function askInterceptor(
   }
 }
 
+/** Characters of a block reason passed on (to the model as the tool error, to the user): a reason is a sentence, not a document. */
+export const MAX_BLOCK_REASON_CHARS = 16 * 1024;
+
+function boundedReason(reason: string): string {
+  if (reason.length <= MAX_BLOCK_REASON_CHARS) return reason;
+  const code = reason.charCodeAt(MAX_BLOCK_REASON_CHARS - 1);
+  const cut = code >= 0xd800 && code <= 0xdbff ? MAX_BLOCK_REASON_CHARS - 1 : MAX_BLOCK_REASON_CHARS;
+  return `${reason.slice(0, cut)}… [${(reason.length - cut).toLocaleString("en-US")} more characters of the reason not shown]`;
+}
+
 export type BlockDecision = { readonly blocked: true; readonly reason: string; readonly by: string; readonly failedClosed: boolean } | { readonly blocked: false };
 
 function blockFrom(interceptor: Interceptor, answer: InterceptAnswer, defaultReason: string): BlockDecision {
@@ -75,7 +86,7 @@ function blockFrom(interceptor: Interceptor, answer: InterceptAnswer, defaultRea
     };
   }
   if (answer.frame.block === true) {
-    return { blocked: true, reason: answer.frame.reason?.trim() || defaultReason, by: interceptor.connection.name, failedClosed: false };
+    return { blocked: true, reason: boundedReason(answer.frame.reason?.trim() || defaultReason), by: interceptor.connection.name, failedClosed: false };
   }
   return { blocked: false };
 }
@@ -94,9 +105,15 @@ export interface ToolCallChainResult {
   /** The chained arguments (the input when nobody rewrote them). */
   readonly args: Readonly<Record<string, unknown>>;
   readonly rewritten: boolean;
+  /** The extensions whose modified_args changed the arguments, in load order. */
+  readonly rewrittenBy: readonly string[];
 }
 
-/** tool_call: first block wins; modified_args (JSON objects nested at most MAX_VALUE_DEPTH levels) chain. */
+/**
+ * tool_call: first block wins; modified_args (JSON objects nested at most
+ * MAX_VALUE_DEPTH levels) chain. An interceptor counts as a rewriter only
+ * when its modified_args differ from what it was shown (an echo is not a rewrite).
+ */
 export async function interceptToolCall(
   interceptors: readonly Interceptor[],
   payload: { readonly tool_id: string; readonly tool_name: string; readonly origin_extension?: string },
@@ -105,23 +122,23 @@ export async function interceptToolCall(
   defaultReason: string,
 ): Promise<ToolCallChainResult> {
   let current = args;
-  let rewritten = false;
+  const rewrittenBy: string[] = [];
   for (const interceptor of interceptors) {
     const answer = await askInterceptor(interceptor.connection, "tool_call", { ...payload, tool_args: current }, signal);
     const decision = blockFrom(interceptor, answer, defaultReason);
-    if (decision.blocked) return { decision, args: current, rewritten };
+    if (decision.blocked) return { decision, args: current, rewritten: rewrittenBy.length > 0, rewrittenBy };
     if (answer.kind === "reply" && answer.frame.modified_args !== undefined && answer.frame.modified_args !== null) {
       if (!isPlainObject(answer.frame.modified_args)) {
         interceptor.connection.log.note("modified_args ignored: it must be a JSON object");
       } else if (valueTooDeep(answer.frame.modified_args, MAX_VALUE_DEPTH)) {
         interceptor.connection.log.note(`modified_args ignored: nested deeper than ${MAX_VALUE_DEPTH} levels`);
-      } else {
+      } else if (!Bun.deepEquals(answer.frame.modified_args, current, true)) {
         current = answer.frame.modified_args;
-        rewritten = true;
+        rewrittenBy.push(interceptor.connection.name);
       }
     }
   }
-  return { decision: { blocked: false }, args: current, rewritten };
+  return { decision: { blocked: false }, args: current, rewritten: rewrittenBy.length > 0, rewrittenBy };
 }
 
 export interface AssistantChainResult {

@@ -12,7 +12,8 @@
  * plus a bounded number of requests. Its hard bound is a memory bound
  * (65,536 frames or 16 MiB queued, plus the write in flight); a stopped
  * reader is caught by the write timeout (a write the pipe has not taken
- * within 5 s). Overflow, a write timeout or a write error fails the queue
+ * within 5 s), a closed reader (EPIPE) by flushing each write. Overflow, a
+ * write timeout or a write error fails the queue
  * once through `onFailure` (the owner disconnects the extension) — frames
  * are never dropped silently. `onProgress` is told whenever frames left the
  * queue for the pipe.
@@ -35,6 +36,12 @@ export interface ByteSink {
    * exited and its stdin is closing): taken as written, like a number.
    */
   write(chunk: string): number | boolean | PromiseLike<number>;
+  /**
+   * Writes what `write` buffered. Bun's FileSink reports a broken pipe (the
+   * extension closed its stdin but runs on) only here: `write` keeps
+   * accepting text. Throws on a write error, or returns a promise while the pipe is full.
+   */
+  flush?(): number | PromiseLike<number>;
 }
 
 function isPending(result: number | boolean | PromiseLike<number>): result is PromiseLike<number> {
@@ -191,6 +198,8 @@ export class OutboundQueue {
       let result: number | boolean | PromiseLike<number>;
       try {
         result = this.sink.write(text);
+        // Without a flush a broken pipe goes unnoticed: every later frame is "written" and requests wait out their deadlines.
+        if (!isPending(result) && this.sink.flush !== undefined) result = this.sink.flush();
       } catch (error) {
         this.fail({ kind: "write_error", error });
         for (const callback of callbacks) callback(false);

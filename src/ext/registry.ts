@@ -25,9 +25,14 @@ import { formatCount, oneLine } from "./drop-log.ts";
 /** Refusal records kept per extension and kind (shadowed / rejected); later ones are counted. */
 export const MAX_REFUSALS_KEPT = 20;
 
+/**
+ * Names an extension command cannot take: every built-in the chat screen runs in its place (names and
+ * aliases, test/modes/interactive checks them against its catalog) and the original's /jump, /telegram, /tg.
+ * Not here: /agents, which yields to an extension's command of that name.
+ */
 export const BUILTIN_SLASH_COMMANDS = [
   "help", "login", "logout", "model", "sessions", "session", "jump", "compact", "study", "btw", "jail",
-  "unjail", "skills", "reload-ext", "yolo", "telegram", "tg", "clear", "exit", "settings",
+  "unjail", "skills", "theme", "reload-ext", "yolo", "telegram", "tg", "clear", "exit", "quit", "settings",
 ] as const;
 
 export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "skill"] as const;

@@ -2,6 +2,9 @@
  * Extension tools as agent Tools. `execute` sends `tool_call` to the owning
  * extension and maps its `tool_result` (text and base64 image blocks,
  * is_error, activate_tools) to a ToolOutcome tagged with the extension name.
+ * An image block goes on only when its bytes are a PNG, JPEG, GIF or WebP
+ * image, with the media type its bytes show (whatever `mime_type` said);
+ * anything else becomes a text line naming the extension and marks an error.
  * Calls pass the connection's flow control: the model's calls in the model
  * lane, calls made for an extension's call_tool in the nested lane (never
  * waiting for a slot). The reply timeout (60 s default; none for interactive
@@ -15,6 +18,7 @@
  * and dismiss it: a dismissed call ends as cancelled ("the user closed its
  * panel").
  */
+import { sniffImageMime } from "../tools/read.ts";
 import type { Tool, ToolContext, ToolOutcome, ToolResultContent } from "../tools/types.ts";
 import type { ExtensionConnection } from "./connection.ts";
 import { ExtensionRequestError, describeRequestFailure } from "./errors.ts";
@@ -27,6 +31,8 @@ import type { RegisteredTool } from "./registry.ts";
 export const TOOL_REPLY_TIMEOUT_MS = 60_000;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Enough base64 for the 12 leading bytes sniffImageMime looks at. */
+const SNIFF_BASE64_CHARS = 24;
 
 export function mapResultBlocks(extension: string, blocks: readonly WireContentBlock[]): { content: ToolResultContent[]; invalid: boolean } {
   const content: ToolResultContent[] = [];
@@ -36,12 +42,20 @@ export function mapResultBlocks(extension: string, blocks: readonly WireContentB
       if (block.text) content.push({ type: "text", text: block.text });
     } else if (block.type === "image") {
       const data = (block.data ?? "").replace(/\s+/g, "");
-      if (block.mime_type && data.length > 0 && data.length % 4 === 0 && BASE64.test(data)) {
-        content.push({ type: "image", mime_type: block.mime_type, data });
-      } else {
+      if (!block.mime_type || data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) {
         invalid = true;
         content.push({ type: "text", text: `[invalid image block from extension ${extension}: needs mime_type and base64 data]` });
+        continue;
       }
+      // The provider refuses the whole request (this one and every later one of the conversation) for an image
+      // whose bytes are not PNG, JPEG, GIF or WebP, or do not match its media type: the bytes decide.
+      const sniffed = sniffImageMime(Buffer.from(data.slice(0, SNIFF_BASE64_CHARS), "base64"));
+      if (sniffed === undefined) {
+        invalid = true;
+        content.push({ type: "text", text: `[invalid image block from extension ${extension}: its data is not a PNG, JPEG, GIF or WebP image (mime_type ${JSON.stringify(block.mime_type.slice(0, 100))})]` });
+        continue;
+      }
+      content.push({ type: "image", mime_type: sniffed, data });
     } else {
       content.push({ type: "text", text: `[unknown block type "${block.type}" from extension ${extension}]` });
     }

@@ -79,9 +79,14 @@ export async function runToolPromptCall(
   driver.showEvent({ type: "tool_call", id, name: toolName, args: toolArgs });
   const record = await agent.runTool(
     { id, name: toolName, arguments: rawArgs },
-    { origin: { kind: "extension", extension }, signal: driver.signal },
+    {
+      origin: { kind: "extension", extension },
+      signal: driver.signal,
+      // The UI learns when it runs, and with which arguments when a guard rewrote them.
+      onStarted: (started, rewritten) => driver.showEvent(rewritten === undefined ? { type: "tool_start", id: started } : { type: "tool_start", id: started, rewritten }),
+    },
   );
-  driver.showEvent({ type: "tool_result", id, is_error: record.outcome.isError, content: record.outcome.content });
+  driver.showEvent({ type: "tool_result", id, is_error: record.outcome.isError, content: record.outcome.content, status: record.status, details: record.outcome.details });
   return [
     {
       role: "assistant",

@@ -25,7 +25,7 @@
  * optimizing tiers compiled code that a run of a few hundred rounds never
  * paid back (same CPU time, ≈4 MiB less peak RSS at 50 rounds).
  */
-import { assistantHiddenText, type AgentEvent } from "../agent/events.ts";
+import { argumentsRewrittenText, assistantHiddenText, type AgentEvent } from "../agent/events.ts";
 import { HEADLESS_NO_YOLO_WARNING } from "../agent/permissions.ts";
 import { ZotError, errorMessage } from "../common/errors.ts";
 import type { MainFlags } from "../cli/flags.ts";
@@ -80,9 +80,14 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
     for (const warning of envSettingWarnings()) queueStderr(warning);
     if (flags.noYolo) queueStderr(HEADLESS_NO_YOLO_WARNING);
     const prompt = await readHeadlessPrompt(mode, flags.prompt, signal);
+    const names = new Map<string, string>();
     const showEvent = (event: AgentEvent): void => {
       // The user is shown why an extension hid a message (extensions.md, event_intercept_response).
       if (event.type === "assistant_hidden") queueStderr(`zot: ${assistantHiddenText(event)}\n`);
+      // ...and which arguments a call really runs with when an extension's guard rewrote them.
+      if (event.type === "tool_start" && event.rewritten !== undefined) queueStderr(`zot: ${argumentsRewrittenText(names.get(event.id) ?? "a tool", event.rewritten)}\n`);
+      if (event.type === "tool_call") names.set(event.id, event.name);
+      else if (event.type === "tool_result") names.delete(event.id);
       progress?.event(event);
       output.event(event);
     };

@@ -5,12 +5,13 @@
 // bounded frame memory (a 20000-frame flood is counted, the session keeps the last 64). Plus the
 // argument generator and the reordering detector.
 import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findReordering, KEY_BURST } from "../../src/ext/conformance/key-order.ts";
 import { sampleArguments } from "../../src/ext/conformance/samples.ts";
 import { ConformanceSession, RECENT_FRAMES } from "../../src/ext/conformance/session.ts";
 import type { ConformanceReportJson } from "../../src/ext/conformance/report.ts";
-import { REPO_ROOT, removeTempDirs, runZot } from "../support/binary.ts";
+import { REPO_ROOT, removeTempDirs, runZot, tempDir } from "../support/binary.ts";
 
 afterAll(removeTempDirs);
 
@@ -64,6 +65,33 @@ describe("zot ext test: good extensions pass", () => {
     expect(checked).toContain("command /date");
     expect(checked).not.toContain("tool bash");
     expect(checked).not.toContain("command /DATE");
+  });
+
+  test("a schema with properties named __proto__ and constructor: the generated arguments carry both", async () => {
+    const dir = join(tempDir("zot-conf-proto-"), "protoish");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "protoish", exec: "python3", args: ["main.py"], language: "python" }));
+    writeFileSync(join(dir, "main.py"), [
+      "import json, sys",
+      "def emit(o): sys.stdout.write(json.dumps(o) + '\\n'); sys.stdout.flush()",
+      "emit({'type': 'hello', 'name': 'protoish', 'version': '1', 'capabilities': ['tools']})",
+      "for line in sys.stdin:",
+      "    m = json.loads(line)",
+      "    if m['type'] == 'hello_ack':",
+      "        emit({'type': 'register_tool', 'name': 'keys', 'description': 'k', 'schema': {'type': 'object', 'required': ['__proto__', 'constructor'],",
+      "              'properties': {'__proto__': {'type': 'string'}, 'constructor': {'type': 'string'}}}})",
+      "        emit({'type': 'ready'})",
+      "    elif m['type'] == 'tool_call':",
+      "        args = m.get('args', {})",
+      "        ok = isinstance(args.get('__proto__'), str) and isinstance(args.get('constructor'), str)",
+      "        emit({'type': 'tool_result', 'id': m['id'], 'is_error': not ok, 'content': [{'type': 'text', 'text': json.dumps(args)}]})",
+      "    elif m['type'] == 'shutdown':",
+      "        emit({'type': 'shutdown_ack'}); break",
+      "",
+    ].join("\n"));
+    const { report } = await conformance(dir);
+    const check = report.checks.find((entry) => entry.check === "tool keys");
+    expect(check?.status).toBe("pass");
   });
 
   test("the text report reads like doctor", async () => {

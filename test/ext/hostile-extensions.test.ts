@@ -12,7 +12,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, zotBinary } from "../support/binary.ts";
-import { FIXTURES, copyFixture } from "../support/extensions.ts";
+import { BEHAVE, FIXTURES, copyFixture } from "../support/extensions.ts";
 import { requestToolNames, toolResultsSent, useModeEnv, type ModeEnv } from "../modes/helpers.ts";
 
 const HOSTILE = join(FIXTURES, "hostile.py");
@@ -83,6 +83,23 @@ describe("registration validation", () => {
     const log = readFileSync(logPath("hostile"), "utf8");
     expect(log).toContain(`[zot] tool "bad name!" rejected: the name must be`);
     expect(log).toContain('[zot] tool "deep_schema" rejected: the schema nests deeper than 128 levels');
+  });
+
+  test("commands named like the chat screen's /theme and /quit are refused as built-ins (they could never run there), also for -p", async () => {
+    for (const [name, command] of [["themer", "theme"], ["quitter", "quit"], ["agenter", "agents"]] as const) {
+      const dir = join(env.home, "extensions", name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "extension.json"), JSON.stringify({ name, exec: BEHAVE, args: [name, `command=${command}`], language: "python" }));
+    }
+    const doctor = await env.run(["ext", "doctor"]);
+    expect(doctor.stdout).toContain("themer: command /theme not registered, already taken by built-in");
+    expect(doctor.stdout).toContain("quitter: command /quit not registered, already taken by built-in");
+    // /agents yields to an extension's command of that name.
+    expect(doctor.stdout).toContain("commands: /agents");
+    env.server.enqueue({ type: "text", text: "the model got it" });
+    const run = await env.run(["-p", "/theme", ...env.providerArgs()]);
+    expect(run.stdout).toBe("the model got it\n");
+    expect(run.code).toBe(0);
   });
 
   test("a registration that would push all tool definitions past 256 KiB is rejected; earlier ones stay", async () => {

@@ -19,6 +19,21 @@ describe("OutboundQueue (real pipes)", () => {
     expect(failures).toEqual([]);
   });
 
+  test("a reader that closed its stdin but runs on fails the queue with a write error (EPIPE), not silently", async () => {
+    const proc = spawnReader(["python3", "-c", "import os, sys, time; os.close(0); sys.stdout.write('closed\\n'); sys.stdout.flush(); time.sleep(30)"]);
+    await proc.stdout.getReader().read();
+    const failures: QueueFailure[] = [];
+    const queue = new OutboundQueue(proc.stdin, { onFailure: (f) => failures.push(f) });
+    const written: boolean[] = [];
+    queue.enqueue({ type: "tool_call", id: "1" }, (ok) => written.push(ok));
+    expect(await queue.drain(5_000)).toBe(false);
+    expect(failures.map((f) => f.kind)).toEqual(["write_error"]);
+    expect(String((failures[0] as { error: unknown }).error)).toContain("EPIPE");
+    expect(written).toEqual([false]);
+    proc.kill();
+    await proc.exited;
+  });
+
   test("a reader that never reads overflows the bound and fails once, never silently dropping", async () => {
     const proc = spawnReader(["sleep", "30"]);
     const failures: QueueFailure[] = [];

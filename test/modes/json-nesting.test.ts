@@ -56,6 +56,22 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("tool arguments nested 
 });
 
 describe("an extension sending JSON nested too deep", () => {
+  test("a tool_result too deep to parse still names its call: the call fails at once, not at its 60 s deadline", async () => {
+    const extension = copyFixture(env.base, "deep-json");
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "call_deep", name: "deep_reply", arguments: {} }] },
+      { type: "text", text: "noted" },
+    );
+    const result = await env.run(["-p", "use it", "--ext", extension, ...env.providerArgs()], { timeoutMs: 20_000 });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("noted\n");
+    expect(toolResultsSent(env.server.requests[1]).get("call_deep")).toBe(
+      "extension deep-json/deep_reply failed: answered with an invalid reply (tool_result: JSON nested deeper than 256 levels)",
+    );
+    const log = readFileSync(join(env.home, "logs", "ext-deep-json.log"), "utf8");
+    expect(log).toContain("[zot] tool_result frame dropped: JSON nested deeper than 256 levels");
+  }, 30_000);
+
   test("its too-deep registrations are dropped and logged; its valid tool works; embedded values over 128 levels are refused", async () => {
     const extension = copyFixture(env.base, "deep-json");
     env.server.enqueue(
@@ -84,7 +100,8 @@ describe("an extension sending JSON nested too deep", () => {
     expect(results.get("call_via")).toBe("call_tool said: call_tool args nested deeper than 128 levels");
 
     const log = readFileSync(join(env.home, "logs", "ext-deep-json.log"), "utf8");
-    expect(log).toContain("[zot] frame dropped: JSON nested deeper than 256 levels");
+    // The frame too deep to parse is still named by its type and name (a shallow scan of its top level).
+    expect(log).toContain('[zot] register_tool frame "deep_frame" dropped: JSON nested deeper than 256 levels');
     expect(log).toContain('[zot] tool "deep_schema" rejected: the schema nests deeper than 128 levels');
     expect(log).toContain("[zot] modified_args ignored: nested deeper than 128 levels");
     expect(log).toContain("[zot] call_tool read refused: call_tool args nested deeper than 128 levels");

@@ -40,6 +40,41 @@ describe("misbehaving extensions in print mode (compiled binary)", () => {
     }
   });
 
+  test("an extension that closed its stdin but runs on: its tool call fails at once as a broken pipe, not after the 60 s deadline", async () => {
+    const pidFile = join(env.base, "closer.json");
+    const closer = behaveExtension(env.base, "closer", ["close-stdin", `pid-file=${pidFile}`]);
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "t1", name: "py_echo", arguments: { text: "hi" } }] },
+      { type: "text", text: "carried on" },
+    );
+    const result = await env.run(["-p", "use the tool", ...env.providerArgs(), "--ext", closer], { timeoutMs: 25_000 });
+    expect(result.stdout).toBe("carried on\n");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^zot: extension closer: its stdin pipe broke \(.*EPIPE.*\); its commands and tools are unavailable/);
+    const toolResult = JSON.stringify(env.server.requests[1]?.body);
+    expect(toolResult).toContain("extension closer/py_echo failed: extension disconnected: its stdin pipe broke");
+    const { pid } = pids(pidFile);
+    expect(await waitFor(() => !isAlive(pid))).toBe(true);
+  });
+
+  test("an extension that closes its stdout during a tool call but runs on: the call fails a second later, not after 60 s; the process is stopped", async () => {
+    const pidFile = join(env.base, "mute-out.json");
+    const muted = behaveExtension(env.base, "muted", ["close-stdout-on-tool", `pid-file=${pidFile}`]);
+    env.server.enqueue(
+      { type: "tool_calls", calls: [{ id: "t1", name: "py_echo", arguments: { text: "hi" } }] },
+      { type: "text", text: "moved on" },
+    );
+    const result = await env.run(["-p", "use the tool", ...env.providerArgs(), "--ext", muted], { timeoutMs: 25_000 });
+    expect(result.stdout).toBe("moved on\n");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `zot: extension muted: closed its stdout but was still running 1000 ms later; its commands and tools are unavailable (log: ${join(env.home, "logs", "ext-muted.log")})\n`,
+    );
+    expect(JSON.stringify(env.server.requests[1]?.body)).toContain("extension muted/py_echo failed: extension disconnected: closed its stdout but was still running 1000 ms later");
+    const { pid } = pids(pidFile);
+    expect(await waitFor(() => !isAlive(pid))).toBe(true);
+  });
+
   test("an extension that ignores shutdown is killed; zot exits within the grace period", async () => {
     const stubbornPids = join(env.base, "stubborn.json");
     const stubborn = behaveExtension(env.base, "stubborn", ["ignore-shutdown", "child", `pid-file=${stubbornPids}`]);

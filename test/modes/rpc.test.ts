@@ -251,6 +251,28 @@ test("a turn an extension blocks ends with turn_end carrying the reason and done
   expect(env.server.requests).toHaveLength(0);
 });
 
+test("a tool call a guard rewrote is announced to the client as an ext_notify warning before its result", async () => {
+  const guard = join(env.base, "guard");
+  cpSync(join(MODES_FIXTURES, "guard"), guard, { recursive: true });
+  writeFileSync(join(guard, "extension.json"), JSON.stringify({ name: "guard", exec: "./guard.py", args: ["rewrite-bash"], language: "python" }));
+  env.server.enqueue(
+    { type: "tool_calls", calls: [{ id: "call_rw", name: "bash", arguments: { command: "touch made.txt" } }] },
+    { type: "text", text: "done" },
+  );
+  const rpc = await startRpc(["--ext", guard]);
+  rpc.send({ type: "prompt", id: "p1", message: "make it" });
+  await rpc.waitFor(ofType("done"));
+  rpc.closeStdin();
+  expect(await rpc.exited()).toBe(0);
+  const note = rpc.lines.findIndex(ofType("ext_notify"));
+  expect(rpc.lines[note]).toEqual({
+    type: "ext_notify", extension: "guard", level: "warn",
+    message: '[guard] rewrote the arguments of bash; it runs with {"command":"echo REWRITTEN"}',
+  });
+  expect(note).toBeGreaterThan(rpc.lines.findIndex(ofType("tool_call")));
+  expect(note).toBeLessThan(rpc.lines.findIndex(ofType("tool_result")));
+});
+
 test("a second prompt waits for the first; clear is refused while busy", async () => {
   env.server.enqueue({ type: "text", text: "first answer", chunks: 4, delayMs: 40 }, { type: "text", text: "second answer" });
   const rpc = await startRpc();

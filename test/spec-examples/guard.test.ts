@@ -24,7 +24,8 @@ test("block, modified_args and replace_text do what extensions.md says; events i
     { type: "text", text: "here is your api key: sk-ant-123" },
   );
   const result = await env.run(["-p", "go", "--ext", dir, ...env.providerArgs()]);
-  expect(result.stderr).toBe("");
+  // Nothing but the note that says what the rewritten call really runs (docs/extensions.md).
+  expect(result.stderr).toBe('zot: [guard] rewrote the arguments of bash; it runs with {"command":"echo GUARDED: ls"}\n');
   expect(result.code).toBe(0);
   expect(result.stdout).toBe("[redacted]\n");
   expect(toolResultsSent(env.server.requests[1]).get("call_rm")).toBe('refused: matches danger pattern "rm -rf"');

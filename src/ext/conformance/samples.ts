@@ -62,10 +62,9 @@ export function sampleValue(schema: unknown, root: Schema = isPlainObject(schema
   const type = types.find((name) => name !== "null") ?? types[0] ?? (isPlainObject(schema.properties) ? "object" : "string");
   switch (type) {
     case "object": {
-      const out: Record<string, unknown> = {};
       const properties = isPlainObject(schema.properties) ? schema.properties : {};
-      for (const [key, property] of Object.entries(properties)) out[key] = sampleValue(property, root, depth + 1);
-      return out;
+      // fromEntries defines own properties: `out[key] =` would set the prototype for a property named "__proto__".
+      return Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, sampleValue(property, root, depth + 1)]));
     }
     case "array": {
       const min = typeof schema.minItems === "number" ? schema.minItems : 1;

@@ -18,11 +18,30 @@
  * is shown and committed.
  * Text streamed but never delivered (a hidden message) is dropped at
  * turn_end; an aborted stream's partial text is committed as it stands.
+ * Text an extension supplies (a display, a command's error, a guard's reason
+ * for hiding a message) is laid out up to MAX_EXTENSION_TEXT_CHARS.
  * No I/O; time comes from `now()`.
  */
-import { assistantHiddenText, type AgentEvent } from "../../agent/events.ts";
+import { argumentsRewrittenText, assistantHiddenText, type AgentEvent } from "../../agent/events.ts";
 import { displayText, MarkdownStream, padToWidth, wrapText, type Theme } from "../../tui/index.ts";
 import { ToolCard } from "./tool-card.ts";
+
+/**
+ * The most of one extension-supplied text (a display, a command's error, a
+ * guard's reason) the chat lays out: wrapping costs far more than the text
+ * (a 3 MB line took a second and 375 MB), and an extension may send 4 MiB
+ * frames at will.
+ */
+export const MAX_EXTENSION_TEXT_CHARS = 256 * 1024;
+
+/** `text` cut to MAX_EXTENSION_TEXT_CHARS (at a code point), with a line saying how much was left out. */
+export function boundedExtensionText(text: string): string {
+  if (text.length <= MAX_EXTENSION_TEXT_CHARS) return text;
+  let cut = MAX_EXTENSION_TEXT_CHARS;
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+  return `${text.slice(0, cut)}\n[… ${(text.length - cut).toLocaleString("en-US")} more characters from the extension not shown]`;
+}
 
 export interface ChatOptions {
   readonly theme: Theme;
@@ -131,9 +150,12 @@ export class Chat {
       case "tool_call":
         this.#tool(event.id, event.name).called(event.args);
         break;
-      case "tool_start":
-        this.#tools.get(event.id)?.started(this.#options.now());
+      case "tool_start": {
+        const card = this.#tools.get(event.id);
+        if (event.rewritten !== undefined) this.info(argumentsRewrittenText(card?.name ?? "a tool", event.rewritten));
+        card?.started(this.#options.now(), event.rewritten);
         break;
+      }
       case "tool_guard": {
         const card = this.#tools.get(event.id);
         if (card !== undefined) card.guarding = event.waiting;
@@ -152,7 +174,7 @@ export class Chat {
         this.warn(event.message);
         break;
       case "assistant_hidden":
-        this.info(assistantHiddenText(event));
+        this.info(assistantHiddenText({ ...event, reason: boundedExtensionText(event.reason) }));
         break;
       case "turn_end":
         this.#endTurn(event.stop === "aborted");
@@ -190,10 +212,11 @@ export class Chat {
     this.#styled(text, this.#options.theme.error);
   }
 
-  /** An extension's one-shot text (the `display` action). */
+  /** An extension's one-shot text (the `display` action), at most MAX_EXTENSION_TEXT_CHARS of it. */
   display(extension: string, text: string): void {
     const { theme } = this.#options;
-    this.#push((width) => wrapText(`${theme.accent(`[${displayText(extension)}]`)} ${displayText(text)}`, width));
+    const shown = boundedExtensionText(text);
+    this.#push((width) => wrapText(`${theme.accent(`[${displayText(extension)}]`)} ${displayText(shown)}`, width));
   }
 
   /** Lines already laid out (replayed history, the banner). */

@@ -15,7 +15,7 @@ import { errorMessage } from "../../common/errors.ts";
 import type { CommandActionHandler } from "../../ext/host.ts";
 import { runToolPromptCall, type SlashCommand } from "../commands.ts";
 import type { HeadlessRuntime } from "../setup.ts";
-import type { Chat } from "./chat.ts";
+import { boundedExtensionText, type Chat } from "./chat.ts";
 import type { BuiltinCommand, CommandHost } from "./command-types.ts";
 import { CLEAR_COMMAND, COMPACT_COMMAND, EXIT_COMMAND, helpLines, SETTINGS_COMMAND, STUDY_COMMAND, YOLO_COMMAND } from "./commands/core.ts";
 import { BTW_COMMAND } from "./commands/btw.ts";
@@ -147,7 +147,7 @@ export async function runExtensionCommand(host: CommandHost, command: SlashComma
     display: (text) => chat.display(extension, text),
     openPanel: (panel) => host.openPanel({ extension, id: panel.id, title: panel.title, lines: panel.lines, footer: panel.footer }),
     noop: () => {},
-    error: (message) => chat.error(message),
+    error: (message) => chat.error(boundedExtensionText(message)),
   };
   try {
     const { dispatchCommandResponse } = await import("../../ext/host.ts");

@@ -4,7 +4,8 @@
  * keymap.ts gives it the keys first). The box is titled `allow this tool
  * call?` and shows the tool's name and key argument (the gate's preview:
  * the first of command/path/file_path/url/query/name, else compact JSON,
- * at most 120 characters), then the answers
+ * at most 120 characters; "arguments rewritten by <ext> (not the model's)"
+ * below it when an extension's guard rewrote them), then the answers
  * `[y] allow once  [a] always this tool  [A] always all  [n] deny`.
  * Keys: y/a/A/n (or 1-4, as in the original), ←/→ or ↑/↓ then Enter, Esc → cancel;
  * every other key is swallowed while a question is open (Ctrl+C still stops
@@ -119,6 +120,8 @@ export class ConfirmQuestion implements Confirmer {
     const { toolName, preview } = question.request;
     const waiting = this.#queue.length - 1;
     const lines = [`${this.#theme.accent(displayText(toolName))}  ${displayText(preview).replace(/\s*\n\s*/g, " ")}`];
+    const rewrittenBy = question.request.rewrittenBy ?? [];
+    if (rewrittenBy.length > 0) lines.push(this.#theme.warning(`arguments rewritten by ${displayText(rewrittenBy.join(", "))} (not the model's)`));
     if (waiting > 0) lines.push(this.#theme.muted(`(${waiting} more waiting)`));
     return new ChoiceDialog({
       theme: this.#theme,

@@ -6,7 +6,9 @@
  * calls of the step, or for a confirmation), `checking` while its guards are
  * consulted; running (spinner, elapsed since its tool started); done
  * (how long it ran, tenths under 10 s), error, cancelled, timed out, or
- * blocked (by which extension, when the guard said). A call that never
+ * blocked (by which extension, when the guard said); a call whose
+ * arguments an extension's guard rewrote shows the rewritten key argument
+ * and "arguments rewritten by <ext>" once it starts. A call that never
  * started (blocked, unknown tool, bad arguments) shows no time. The body is a preview of the
  * last lines of output: bash's live output from tool_progress while it runs,
  * the result afterwards (the `$ command` echo line dropped, the
@@ -54,6 +56,8 @@ export class ToolCard {
   status: ToolStatus | undefined;
   /** Extension that blocked the call (details.blocked_by), when it said. */
   blockedBy: string | undefined;
+  /** Extensions whose guards rewrote its arguments (tool_start `rewritten`): the title then shows what runs. */
+  rewrittenBy: readonly string[] = [];
   /** Its guards (extension tool_call interceptors, the confirmation) are being consulted (before it starts). */
   guarding = false;
   #rawArgs = "";
@@ -97,9 +101,13 @@ export class ToolCard {
     this.#changed();
   }
 
-  /** Its tool starts executing now: the clock runs from here. */
-  started(now: number): void {
+  /** Its tool starts executing now: the clock runs from here. `rewritten`: the arguments it really runs with. */
+  started(now: number, rewritten?: { readonly args: Readonly<Record<string, unknown>>; readonly by: readonly string[] }): void {
     if (this.phase === "done") return;
+    if (rewritten !== undefined) {
+      this.#preview = toolPreview(rewritten.args);
+      this.rewrittenBy = rewritten.by;
+    }
     this.phase = "running";
     this.guarding = false;
     this.#startedAt = now;
@@ -124,11 +132,16 @@ export class ToolCard {
   /** Everything kept of this call, for the full-output view (Ctrl+O): a header with its state, the output, a blank line. */
   fullOutput(): readonly string[] {
     if (this.#full !== undefined) return this.#full;
-    const header = `● ${this.name} · ${this.#stateWords()}  ${displayText(this.#preview).replace(/\n/g, " ⏎ ")}`;
+    const header = `● ${this.name} · ${this.#rewrittenWords()}${this.#stateWords()}  ${displayText(this.#preview).replace(/\n/g, " ⏎ ")}`;
     const body = this.phase === "done" ? this.#result : this.#live;
     const empty = this.phase === "done" ? "(no output)" : this.phase === "running" ? "(no output yet)" : "(not started yet)";
     this.#full = [header, ...(body === "" ? [empty] : body.replace(/\n$/, "").split("\n")), ""];
     return this.#full;
+  }
+
+  /** "arguments rewritten by x · " when a guard rewrote them, else "". */
+  #rewrittenWords(): string {
+    return this.rewrittenBy.length === 0 ? "" : `arguments rewritten by ${displayText(this.rewrittenBy.join(", "))} · `;
   }
 
   #changed(): void {
@@ -201,6 +214,7 @@ export class ToolCard {
     const name = theme.tool(theme.bold(this.name));
     const title = preview === "" ? name : `${name} ${preview}`;
     const body = this.#previewLines().map(theme.toolOutput);
-    return box({ theme, title, titleRight: state.text, body, width, tone: state.tone });
+    const titleRight = this.rewrittenBy.length === 0 ? state.text : `${theme.warning(this.#rewrittenWords())}${state.text}`;
+    return box({ theme, title, titleRight, body, width, tone: state.tone });
   }
 }
