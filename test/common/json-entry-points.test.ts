@@ -27,8 +27,12 @@ const objectOfDepth = (levels: number): string => `{"type":"object","x":${nested
 describe("extension frames", () => {
   test("a frame nested deeper than 256 levels is the too_deep problem, described clearly", () => {
     const decoded = decodeInboundFrame(`{"type":"notify","message":"x","extra":${nestedArrays(HOSTILE)}}`);
-    expect(decoded).toEqual({ ok: false, problem: { kind: "too_deep", limit: MAX_JSON_DEPTH } });
-    if (!decoded.ok) expect(describeFrameProblem(decoded.problem)).toBe("frame dropped: JSON nested deeper than 256 levels");
+    expect(decoded).toEqual({ ok: false, problem: { kind: "too_deep", limit: MAX_JSON_DEPTH, frameType: "notify" } });
+    if (!decoded.ok) expect(describeFrameProblem(decoded.problem)).toBe("notify frame dropped: JSON nested deeper than 256 levels");
+    // A line whose top level names no type is still described by its depth alone.
+    const untyped = decodeInboundFrame(`{"extra":${nestedArrays(HOSTILE)}}`);
+    if (untyped.ok) throw new Error("expected a too_deep problem");
+    expect(describeFrameProblem(untyped.problem)).toBe("frame dropped: JSON nested deeper than 256 levels");
     expect(decodeInboundFrame(`{"type":"notify","extra":${nestedArrays(MAX_JSON_DEPTH - 1)}}`).ok).toBe(true);
     expect(decodeInboundFrame(`{"type":"notify","extra":${nestedArrays(MAX_JSON_DEPTH)}}`).ok).toBe(false);
   });
