@@ -15,7 +15,7 @@ import type { ConfirmAnswer, ConfirmRequest, PermissionGate } from "../../agent/
 import type { ExtensionUI, NoteLevel } from "../../ext/host.ts";
 import type { Catalog } from "../../providers/index.ts";
 import { OverlayStack } from "./overlays.ts";
-import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
+import { Editor, KeyClock, type LiveSource, type Overlay, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
 import { ContextGauge } from "./context-gauge.ts";
@@ -80,6 +80,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly options: AppOptions;
   readonly panels: PanelHost;
   readonly overlays = new OverlayStack();
+  /** When keys arrive (keymap.ts stamps each): questions that open by themselves ignore answers typed in a burst. */
+  readonly keyClock = new KeyClock();
   /** This session's subagents (the supervisor's events): live lines and /agents. */
   readonly subagents: SubagentTracker | undefined;
   readonly #unsubscribeSubagents: () => void;
@@ -140,6 +142,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       options.theme,
       () => this.frame(),
       (request, choice) => this.#confirmed(request, choice),
+      this.keyClock,
     );
     this.panels = new PanelHost({
       send: (extension, frame) => this.runtime.extensions?.manager.connection(extension)?.send(frame) ?? false,

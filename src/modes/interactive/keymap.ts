@@ -4,7 +4,9 @@
  *     running turn (dropping the queue), else clears the draft; a second
  *     press within 2 s exits.
  *  2. An open --no-yolo question (a dialog above every overlay, confirm.ts)
- *     takes every key (y/a/A/n or 1-4, ←/→ or ↑/↓ and Enter, Esc cancels).
+ *     takes every key (y/a/A/n or 1-4, ←/→ or ↑/↓ and Enter, Esc cancels;
+ *     an answer that comes in a burst of typing is ignored: every key is
+ *     stamped on app.keyClock first).
  *  3. The top overlay (help, the Ctrl+O full-output view, dialogs and
  *     pickers: overlays.ts) takes every key it uses; Esc closes it.
  *  4. An open extension panel (panel-host.ts): Esc closes it (panel_close;
@@ -55,6 +57,7 @@ function escape(app: InteractiveApp): void {
 }
 
 export function handleKey(app: InteractiveApp, key: Key): void {
+  app.keyClock.keyArrived(key);
   if (isKey(key, "c", { ctrl: true })) return interrupt(app);
   if (app.confirmer.handleKey(key)) return;
   if (app.overlays.handleKey(key)) return;

@@ -5,13 +5,17 @@
  * Pressing an answer's key (exact, case-sensitive: `a` and `A` differ) or
  * ←/→ (or ↑/↓, the original's keys for its confirm dialog) then Enter picks it and calls onChoose; Esc calls onChoose with the
  * `escape` answer when one is given, then closes. Other keys are swallowed
- * (a question must not leak typing into the editor).
+ * (a question must not leak typing into the editor). With `typeahead` (a
+ * question that opens by itself), an answer key or Enter that comes less
+ * than TYPEAHEAD_QUIET_MS after a typed key is swallowed too (key-clock.ts):
+ * typing meant for the prompt cannot answer it. Esc always works.
  */
 import { box } from "./box.ts";
 import type { Overlay, OverlayResult } from "./overlay.ts";
 import { wrapText } from "../text.ts";
 import type { Theme } from "../theme.ts";
 import type { Key } from "../types.ts";
+import type { KeyClock } from "./key-clock.ts";
 
 export interface Choice {
   readonly key: string;
@@ -28,6 +32,8 @@ export interface ChoiceDialogOptions {
   readonly escape?: string;
   readonly onChoose: (value: string) => void;
   readonly onClose?: () => void;
+  /** The app's key clock: answers that come in a burst of typing are ignored. */
+  readonly typeahead?: KeyClock;
 }
 
 export class ChoiceDialog implements Overlay {
@@ -42,11 +48,16 @@ export class ChoiceDialog implements Overlay {
     return this.#options.onClose;
   }
 
+  /** The key being handled came in a burst of typing (only with `typeahead`). */
+  typedAhead(): boolean {
+    return this.#options.typeahead?.typedAhead() ?? false;
+  }
+
   handleKey(key: Key): OverlayResult {
     const { choices } = this.#options;
     if (key.kind === "text") {
       const choice = choices.find((candidate) => candidate.key === key.text);
-      if (choice === undefined) return "handled";
+      if (choice === undefined || this.typedAhead()) return "handled";
       this.#options.onChoose(choice.value);
       return "close";
     }
@@ -58,6 +69,7 @@ export class ChoiceDialog implements Overlay {
     if (key.name === "left" || key.name === "up") this.#selected = (this.#selected - 1 + choices.length) % choices.length;
     else if (key.name === "right" || key.name === "down" || key.name === "tab") this.#selected = (this.#selected + 1) % choices.length;
     else if (key.name === "enter") {
+      if (this.typedAhead()) return "handled";
       const choice = choices[this.#selected];
       if (choice !== undefined) this.#options.onChoose(choice.value);
       return "close";
