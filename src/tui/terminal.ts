@@ -14,7 +14,10 @@
  * If the kitty answer arrives, flags 1 (disambiguate) are pushed
  * (`CSI > 1 u`) and kittyKeyboard becomes true. Input is decoded by a
  * KeyDecoder; a lone ESC is delivered as Escape after ESCAPE_TIMEOUT_MS
- * without more input (2 ms with kitty, where Esc is never a lone byte).
+ * without more input (2 ms with kitty, where Esc is never a lone byte);
+ * a paste is delivered PASTE_SETTLE_MS after the input following it goes
+ * quiet, or at once when a stray paste end shows that an early end marker
+ * was part of the pasted text (keys.ts: paste injection).
  * Resizes call onResize: once per stdout "resize" event, and once for a
  * SIGWINCH that brings no such event within SIGWINCH_SETTLE_MS (a window
  * sized away and back before the signal was handled: the screen was
@@ -42,6 +45,8 @@ import type { TerminalOutput, TerminalSize } from "./renderer.ts";
 import type { Key } from "./types.ts";
 
 export const ESCAPE_TIMEOUT_MS = 30;
+/** Quiet time after a paste (and the input right after it) before the paste is delivered (keys.ts pendingPaste). */
+export const PASTE_SETTLE_MS = 50;
 const KITTY_ESCAPE_TIMEOUT_MS = 2;
 /** How long a SIGWINCH waits for stdout's "resize" event before it is reported on its own. */
 const SIGWINCH_SETTLE_MS = 50;
@@ -153,7 +158,13 @@ export function processTerminal(): Terminal {
       if (escapeTimer !== undefined) clearTimeout(escapeTimer);
       escapeTimer = undefined;
       deliver(decoder.feed(text));
-      if (decoder.pendingEscape()) {
+      if (decoder.pendingPaste()) {
+        escapeTimer = setTimeout(() => {
+          escapeTimer = undefined;
+          deliver(decoder.flushPaste());
+          if (decoder.pendingPaste() || decoder.pendingEscape()) onData("");
+        }, PASTE_SETTLE_MS);
+      } else if (decoder.pendingEscape()) {
         escapeTimer = setTimeout(
           () => {
             escapeTimer = undefined;
