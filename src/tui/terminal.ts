@@ -31,6 +31,14 @@
  * that arrives meanwhile, minus those two answers, is kept for start(); a
  * late answer is consumed by the KeyDecoder like every terminal reply.
  *
+ * suspend() (Ctrl+Z) gives the terminal back as restore() does, stops
+ * zot's process group with SIGTSTP (as the terminal's own Ctrl+Z would; the
+ * shell takes over until `fg`), and once it runs again takes raw mode,
+ * paste and the kitty flags back and re-reads the size; it resolves with
+ * whether the process was stopped (a SIGCONT came): without a job-control
+ * shell (an orphaned process group, e.g. zot run directly as a tmux pane's
+ * command) the kernel ignores SIGTSTP and nothing stops. Not on Windows.
+ *
  * restore() (idempotent) pops the kitty flags, turns paste off, ends any
  * synchronized frame, shows the cursor and returns to cooked mode. It also
  * runs on process exit (normal, process.exit, an uncaught error: all reach
@@ -48,6 +56,8 @@ export const ESCAPE_TIMEOUT_MS = 30;
 /** Quiet time after a paste (and the input right after it) before the paste is delivered (keys.ts pendingPaste). */
 export const PASTE_SETTLE_MS = 50;
 const KITTY_ESCAPE_TIMEOUT_MS = 2;
+/** How long suspend() waits, once running again, for the SIGCONT that says it was stopped. */
+const SIGCONT_WAIT_MS = 100;
 /** How long a SIGWINCH waits for stdout's "resize" event before it is reported on its own. */
 const SIGWINCH_SETTLE_MS = 50;
 const PASTE_ON = "\x1b[?2004h";
@@ -74,6 +84,8 @@ export interface Terminal extends TerminalOutput {
   start(input: TerminalInput): void;
   /** Idempotent: pop kitty flags, paste off, cursor visible, cooked mode. */
   restore(): void;
+  /** Ctrl+Z: terminal restored, process group stopped until `fg`, terminal taken back; resolves with whether it stopped. */
+  suspend(): Promise<boolean>;
   /** Before start(): asks the background colour (OSC 11); its payload, or undefined without an answer within `timeoutMs`. */
   probeBackground(timeoutMs: number): Promise<string | undefined>;
   /** The terminal answered the kitty keyboard query. */
@@ -221,6 +233,42 @@ export function processTerminal(): Terminal {
     };
   };
 
+  const suspend = (): Promise<boolean> => {
+    if (!started || process.platform === "win32") return Promise.resolve(false);
+    writeAllSync(1, `${SYNC_OFF}${kitty ? KITTY_POP : ""}${PASTE_OFF}${SHOW_CURSOR}`);
+    const setRaw = (on: boolean): void => {
+      try {
+        if (stdin.isTTY) stdin.setRawMode(on);
+      } catch {
+        // stdin is gone: nothing to set
+      }
+    };
+    setRaw(false);
+    let continued = false;
+    const onContinue = (): void => {
+      continued = true;
+    };
+    process.on("SIGCONT", onContinue);
+    try {
+      // The whole process group, as the terminal's Ctrl+Z would: the kernel stops it here (until `fg`), or ignores
+      // the signal when no job-control shell is there to continue it.
+      process.kill(0, "SIGTSTP");
+    } catch {
+      // not permitted: nothing stopped
+    }
+    setRaw(true);
+    writeAllSync(1, `${PASTE_ON}${kitty ? KITTY_PUSH : ""}`);
+    // The window may have been resized while the shell had it: no SIGWINCH reaches a stopped process group.
+    (stdout as { _refreshSize?: () => void })._refreshSize?.();
+    // The SIGCONT handler runs from the event loop, after this: wait a moment for it.
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        process.off("SIGCONT", onContinue);
+        resolve(continued);
+      }, SIGCONT_WAIT_MS),
+    );
+  };
+
   const probeBackground = (timeoutMs: number): Promise<string | undefined> => {
     if (started || probing || !stdin.isTTY) return Promise.resolve(undefined);
     probing = true;
@@ -256,6 +304,7 @@ export function processTerminal(): Terminal {
     write: (data) => writeAllSync(1, data),
     start,
     restore,
+    suspend,
     get kittyKeyboard() {
       return kitty;
     },

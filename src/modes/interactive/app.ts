@@ -60,6 +60,8 @@ export interface AppOptions {
   readonly catalog: () => Promise<Catalog>;
   /** The terminal's size now (lines are laid out at its width). */
   readonly size: () => TerminalSize;
+  /** Ctrl+Z: give the terminal to the shell until `fg` (index.ts); resolves with whether zot was stopped. */
+  readonly suspend?: () => Promise<boolean>;
 }
 
 export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
@@ -209,6 +211,17 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
 
   frame(): void {
     this.#screen?.requestFrame();
+  }
+
+  /** Ctrl+Z: suspended until `fg`, then the live region is drawn again; says so when there is no shell to return to. */
+  suspend(): void {
+    const suspend = this.options.suspend;
+    if (suspend === undefined) return;
+    void suspend().then((stopped) => {
+      if (stopped) return;
+      this.showHint(process.platform === "win32" ? "Ctrl+Z does not suspend on Windows" : "Ctrl+Z: no job-control shell to return to (zot was not started from one)");
+      this.frame();
+    });
   }
 
   clearScreen(scrollback: boolean): void {

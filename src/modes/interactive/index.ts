@@ -140,6 +140,13 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
       history: new PromptHistory({ zotHome: paths.home, cwd: runtime.cwd, warn: (text) => warn(text) }),
       catalog: () => (catalog ??= loadCatalog(paths.modelsFile, paths.modelsCacheFile)),
       size: () => tty.size,
+      suspend: async () => {
+        // The live region is erased first, so the shell's prompt comes where it was; on `fg` it is drawn again below.
+        renderer?.suspend();
+        const stopped = tty.suspend();
+        renderer?.resume();
+        return stopped;
+      },
     });
     app = started;
     confirmer = started.confirmer;
