@@ -5,7 +5,8 @@
  * Pressing an answer's key (exact, case-sensitive: `a` and `A` differ) or
  * ←/→ (or ↑/↓, the original's keys for its confirm dialog) then Enter picks it and calls onChoose; Esc calls onChoose with the
  * `escape` answer when one is given, then closes. Other keys are swallowed
- * (a question must not leak typing into the editor). With `typeahead` (a
+ * (a question must not leak typing into the editor). Short of rows it
+ * keeps its frame, the first row of the question, then the answers. With `typeahead` (a
  * question that opens by itself), an answer key or Enter that comes less
  * than TYPEAHEAD_QUIET_MS after a typed key is swallowed too (key-clock.ts):
  * typing meant for the prompt cannot answer it. Esc always works.
@@ -77,6 +78,11 @@ export class ChoiceDialog implements Overlay {
     return "handled";
   }
 
+  /** The whole box: what is asked matters as much as the answers. */
+  neededRows(width: number): number {
+    return this.render(width, Number.MAX_SAFE_INTEGER).length;
+  }
+
   render(width: number, maxRows: number): readonly string[] {
     const { theme, title, lines = [], choices } = this.#options;
     const inner = Math.max(1, width - 4);
@@ -86,10 +92,14 @@ export class ChoiceDialog implements Overlay {
       const text = `[${choice.key}] ${choice.label}`;
       return index === this.#selected ? theme.inverse(text) : text;
     });
-    body.push(...wrapText(answers.join("  "), inner));
-    const framed = box({ theme, title, body, width, tone: "warning" });
+    const answerRows = wrapText(answers.join("  "), inner);
+    const framed = box({ theme, title, body: [...body, ...answerRows], width, tone: "warning" });
     if (framed.length <= maxRows) return framed;
-    // Short of room: keep the frame top, the last rows (the answers) and the bottom.
-    return [framed[0]!, ...framed.slice(framed.length - Math.max(1, maxRows - 1))];
+    // Short of room: the frame's top and bottom, the first row of what is asked (answering blind is worse than
+    // missing an answer's label), then the answers, then more of the question.
+    const inside = Math.max(0, maxRows - 2);
+    const asked = body.length === 0 ? 0 : Math.min(body.length, Math.max(inside >= 1 ? 1 : 0, inside - answerRows.length));
+    const kept = [...framed.slice(1, 1 + asked), ...framed.slice(1 + body.length, 1 + body.length + inside - asked)];
+    return [framed[0]!, ...kept, framed.at(-1)!].slice(0, Math.max(1, maxRows));
   }
 }

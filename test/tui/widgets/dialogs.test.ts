@@ -188,6 +188,26 @@ describe("ChoiceDialog", () => {
     expect(dialog.render(60, 10).join("\n")).toContain("[y] allow once");
     for (const width of [1, 8, 30]) expectFits(dialog, width, 3);
   });
+
+  test("short of rows it keeps what is asked before the rest of the answers; neededRows is the whole box", () => {
+    const choices = [
+      { key: "y", label: "allow once", value: "once" },
+      { key: "a", label: "always this tool", value: "tool" },
+      { key: "A", label: "always all", value: "all" },
+      { key: "n", label: "deny", value: "deny" },
+    ];
+    const dialog = new ChoiceDialog({ theme, title: "allow?", lines: ["bash  rm -rf build"], choices, onChoose: () => {} });
+    // At 30 columns the answers take three rows: the box is six.
+    expect(dialog.neededRows(30)).toBe(6);
+    expect(dialog.render(30, 6).length).toBe(6);
+    const short = dialog.render(30, 5);
+    expect(short.length).toBe(5);
+    expect(short[1]).toContain("rm -rf build");
+    expect(short[2]).toContain("[y] allow once");
+    expect(short.at(-1)).toContain("╰");
+    for (const rows of [1, 2, 3, 4]) expectFits(dialog, 30, rows);
+    expect(dialog.render(30, 3)[1]).toContain("rm -rf build");
+  });
 });
 
 describe("ChoiceDialog with a key clock (typing ahead)", () => {
