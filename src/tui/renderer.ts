@@ -31,7 +31,8 @@
  * suspend() (Ctrl+Z) erases the live region (leaving the alternate screen
  * first) and shows the cursor, so the shell's prompt comes where the region
  * was; nothing is drawn until resume(), which draws the whole region afresh
- * where the cursor is then (below what the shell printed), at the size then.
+ * where the cursor is then (below what the shell printed), at the size then;
+ * restart() does that alone (after a stop zot did not ask for).
  *
  * A view marked `fullScreen` (a pager) is drawn on the alternate screen
  * (full-screen.ts) and the main screen is left untouched meanwhile: lines
@@ -216,6 +217,12 @@ export class Renderer {
   resume(): void {
     if (!this.#suspended) return;
     this.#suspended = false;
+    this.restart();
+  }
+
+  /** Something else wrote to the terminal (a shell, while zot was stopped from outside): the region is drawn afresh where the cursor is, on a line of its own. */
+  restart(): void {
+    if (this.#stopped || this.#suspended) return;
     this.#shown = [];
     this.#shownCursor = undefined;
     this.#cursorRow = 0;

@@ -38,6 +38,11 @@
  * whether the process was stopped (a SIGCONT came): without a job-control
  * shell (an orphaned process group, e.g. zot run directly as a tmux pane's
  * command) the kernel ignores SIGTSTP and nothing stops. Not on Windows.
+ * A stop zot did not ask for (SIGSTOP, a SIGTSTP sent from outside) is seen
+ * when it ends (SIGCONT): when the terminal is in cooked mode then (`stty
+ * -a`: a job-control shell had it meanwhile), raw mode, paste and the kitty
+ * flags (set, not pushed again) are taken back, the size re-read, and
+ * onContinue called; still in raw mode, nobody touched it and nothing is done.
  *
  * restore() (idempotent) pops the kitty flags, turns paste off, ends any
  * synchronized frame, shows the cursor and returns to cooked mode. It also
@@ -65,6 +70,8 @@ const PASTE_OFF = "\x1b[?2004l";
 const KITTY_QUERY = "\x1b[?u";
 const DA1_QUERY = "\x1b[c";
 const KITTY_PUSH = "\x1b[>1u";
+/** Sets the current kitty flags to 1 without pushing (after an outside stop the entry pushed at start may still be there). */
+const KITTY_SET = "\x1b[=1;1u";
 const KITTY_POP = "\x1b[<u";
 const SHOW_CURSOR = "\x1b[?25h";
 const SYNC_OFF = "\x1b[?2026l";
@@ -77,6 +84,8 @@ const SIGNALS = ["SIGTERM", "SIGHUP", "SIGQUIT", "SIGINT"] as const;
 export interface TerminalInput {
   onKey(key: Key): void;
   onResize(): void;
+  /** zot runs again after a stop it did not ask for (SIGSTOP, a SIGTSTP from outside): the terminal was taken back; redraw. */
+  onContinue?(): void;
 }
 
 export interface Terminal extends TerminalOutput {
@@ -116,12 +125,24 @@ function reflowModel(env: NodeJS.ProcessEnv): ReflowModel {
   return program === "vscode" || program === "Hyper" ? "xterm.js" : "cursor-line";
 }
 
+/** Whether the terminal on stdin is in canonical (cooked) mode now, as `stty -a` reports it; false when unknown. */
+function ttyCooked(): boolean {
+  try {
+    const result = Bun.spawnSync(["stty", "-a"], { stdin: "inherit", stdout: "pipe", stderr: "ignore" });
+    return /(^|\s)icanon(\s|;|$)/.test(result.stdout.toString());
+  } catch {
+    return false;
+  }
+}
+
 export function processTerminal(): Terminal {
   const stdin = process.stdin;
   const stdout = process.stdout;
   const reflow = reflowModel(process.env);
   let started = false;
   let kitty = false;
+  /** suspend() calls still waiting for their SIGCONT: that one is theirs, not an outside stop's. */
+  let suspending = 0;
   let detach: (() => void) | undefined;
   /** Input that arrived during probeBackground (its answers removed), for start(). */
   let early = "";
@@ -204,6 +225,23 @@ export function processTerminal(): Terminal {
         input.onResize();
       }, SIGWINCH_SETTLE_MS);
     };
+    // Stopped from outside (SIGSTOP, a SIGTSTP sent by kill) and continued: a job-control shell had the terminal
+    // meanwhile and set it back to cooked mode, so raw mode, paste and the kitty flags are taken back and the screen
+    // redrawn.
+    const onContinue = (): void => {
+      if (suspending > 0) return;
+      // Still in raw mode: nobody had the terminal meanwhile (a plain SIGSTOP / SIGCONT), nothing to take back.
+      if (!ttyCooked()) return;
+      try {
+        // setRawMode(true) does nothing while the stream believes it is raw already: off first, so it is set again.
+        if (stdin.isTTY) stdin.setRawMode(false).setRawMode(true);
+      } catch {
+        // stdin is gone
+      }
+      writeAllSync(1, `${PASTE_ON}${kitty ? KITTY_SET : ""}`);
+      (stdout as { _refreshSize?: () => void })._refreshSize?.();
+      input.onContinue?.();
+    };
     const onSignal = (signal: NodeJS.Signals): void => {
       // Only when nobody else handles it: restore, then end the way the signal would have.
       if (process.listenerCount(signal) > 1) return;
@@ -216,6 +254,7 @@ export function processTerminal(): Terminal {
     stdin.on("data", onData);
     stdout.on("resize", onStdoutResize);
     process.on("SIGWINCH", onResize);
+    process.on("SIGCONT", onContinue);
     process.once("exit", restore);
     for (const signal of SIGNALS) process.on(signal, onSignal);
     stdin.resume();
@@ -228,6 +267,7 @@ export function processTerminal(): Terminal {
       stdin.off("data", onData);
       stdout.off("resize", onStdoutResize);
       process.off("SIGWINCH", onResize);
+      process.off("SIGCONT", onContinue);
       process.off("exit", restore);
       for (const signal of SIGNALS) process.off(signal, onSignal);
     };
@@ -249,6 +289,7 @@ export function processTerminal(): Terminal {
       continued = true;
     };
     process.on("SIGCONT", onContinue);
+    suspending += 1;
     try {
       // The whole process group, as the terminal's Ctrl+Z would: the kernel stops it here (until `fg`), or ignores
       // the signal when no job-control shell is there to continue it.
@@ -264,6 +305,7 @@ export function processTerminal(): Terminal {
     return new Promise((resolve) =>
       setTimeout(() => {
         process.off("SIGCONT", onContinue);
+        suspending -= 1;
         resolve(continued);
       }, SIGCONT_WAIT_MS),
     );

@@ -173,6 +173,36 @@ describe("Ctrl+Z", () => {
     }
   }, TEST_MS);
 
+  test("stopped from outside (SIGSTOP) and brought back with fg, zot takes raw mode back and redraws", async () => {
+    const binary = await zotBinary();
+    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    try {
+      await shell.waitForText("shell$", "the shell prompt");
+      shell.type(`${[binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
+      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      shell.type("outside-draft");
+      await shell.waitForText("› outside-draft");
+      const zot = zotUnder(shell.proc.pid)!;
+      process.kill(zot, "SIGSTOP");
+      await shell.waitForText(/Stopped/, "bash to report zot stopped");
+      // bash set the terminal back to cooked mode for itself.
+      shell.type("echo shell-was-here\r");
+      await shell.waitForText(/^shell-was-here/);
+      shell.type("fg\r");
+      await shell.waitFor(() => processState(zot) !== "T", "zot to run again");
+      // In raw mode each key reaches zot at once (cooked mode would hold it, echoed, until Enter).
+      shell.type("Q");
+      await shell.waitForText("› outside-draftQ", "the key in zot's editor");
+      // Drawn again below what the shell printed (the rows drawn before the stop stay above it, as the shell left them).
+      const screen = shell.screen.screen();
+      expect(screen.findLastIndex((row) => row.startsWith("› outside-draftQ"))).toBeGreaterThan(screen.findIndex((row) => row.startsWith("shell-was-here")));
+      shell.type("\x15/exit\r");
+      await shell.waitFor(() => !isAlive(zot), "zot to exit");
+    } finally {
+      await shell.dispose();
+    }
+  }, TEST_MS);
+
   test("without a job-control shell Ctrl+Z says so and zot keeps running", async () => {
     // zot leads a session of its own: its process group is orphaned, so the kernel ignores the SIGTSTP.
     const binary = await zotBinary();

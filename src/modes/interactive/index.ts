@@ -174,6 +174,8 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         screen.requestFrame();
       },
       onResize: () => screen.resize(),
+      // Continued after an outside stop during which a shell had the terminal: the region is drawn again below its output.
+      onContinue: () => screen.restart(),
     });
     started.attach(screen);
     screen.flush();
