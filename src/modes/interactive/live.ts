@@ -8,7 +8,8 @@
  * such as help or the Ctrl+O view, is the whole view instead); the
  * extension load failures kept at the bottom of the chat (ext-problems.ts);
  * the extension panel (not drawn under an overlay: it takes what it needs
- * of the chat's rows, at least 3, scrolling when taller: panel.ts);
+ * of the chat's rows, at least 3, scrolling when taller: panel.ts; on a
+ * short terminal the chat part, the rule and the editor give way to it);
  * extension notes; queued prompts as chips; a line per running subagent
  * (subagents.ts); the
  * temporary /reload-ext status; the popup; a rule; the editor; the status
@@ -97,8 +98,18 @@ export function composeLive(app: InteractiveApp, width: number, height: number, 
   const held = app.active === undefined ? 0 : Math.min(chatRoom, clipped.length + MAX_HELD_ROWS, rowsHeld);
   const shown = clipped.length < held ? [...clipped, ...new Array<string>(held - clipped.length).fill("")] : clipped;
   const above = [...shown, ...panel, ...middle, rule];
+  const nextHeld = app.active === undefined ? 0 : Math.max(held, clipped.length);
+  if (app.panel !== undefined && above.length + editorRows.length + status.length > height) {
+    // Short of rows: the panel has the keyboard and the editor's caret is hidden, so the chat part, the rule and the
+    // editor give way first (the renderer would keep the bottom rows and cut the panel), then the notes and chips from
+    // the top; the status bar goes last.
+    const box = panelBox(app.panel, width, Math.max(3, height - status.length), theme);
+    const rest = [...middle, ...status];
+    const lines = [...box, ...rest.slice(Math.min(rest.length, Math.max(0, box.length + rest.length - height)))];
+    return { view: { lines }, rowsHeld: nextHeld };
+  }
   return {
     view: { lines: [...above, ...editorRows, ...status], cursor: app.panel === undefined ? { row: above.length + caret.row, col: caret.col } : undefined },
-    rowsHeld: app.active === undefined ? 0 : Math.max(held, clipped.length),
+    rowsHeld: nextHeld,
   };
 }
