@@ -12,7 +12,9 @@
  *   what the reader does not take yet waits. At most
  *   MAX_QUEUED_STDERR_BYTES (1 MiB) wait; text past that is dropped and
  *   counted, and once the queue has drained to half of that one line says
- *   how many bytes were dropped. Waiting text never keeps zot alive.
+ *   how many bytes were dropped. One text longer than the whole queue,
+ *   arriving while nothing waits, is cut to fit (at a character boundary)
+ *   and followed by that line at once. Waiting text never keeps zot alive.
  *
  * setStderrInterjection(hook) registers one hook run before any text is
  * written (print mode's progress line erases itself there:
@@ -29,6 +31,9 @@ import { forStderr } from "./terminal-text.ts";
 export const MAX_QUEUED_STDERR_BYTES = 1024 * 1024;
 export const FLUSH_STALL_MS = 1_000;
 
+/** Room kept for the dropped-bytes note when one oversized text is cut to fit the queue. */
+const NOTE_ROOM_BYTES = 1024;
+
 let writer: FdWriter | undefined;
 let droppedBytes = 0;
 
@@ -37,8 +42,8 @@ function stderrWriter(): FdWriter {
   return writer;
 }
 
-function droppedNote(): string {
-  const note = `zot: warning: ${droppedBytes} bytes of stderr output were dropped (stderr was not being read)\n`;
+function droppedNote(why = "stderr was not being read"): string {
+  const note = `zot: warning: ${droppedBytes} bytes of stderr output were dropped (${why})\n`;
   droppedBytes = 0;
   return note;
 }
@@ -48,6 +53,15 @@ function reportDropped(): void {
   if (droppedBytes > 0 && writer !== undefined && !writer.broken && writer.queuedBytes <= MAX_QUEUED_STDERR_BYTES / 2) {
     writer.write(droppedNote());
   }
+}
+
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut at a character boundary. */
+function utf8Head(text: string, maxBytes: number): string {
+  const encoded = Buffer.from(text, "utf8");
+  let end = Math.min(maxBytes, encoded.length);
+  // Back up over continuation bytes (10xxxxxx) so no character is split.
+  while (end > 0 && end < encoded.length && ((encoded[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return encoded.subarray(0, end).toString("utf8");
 }
 
 let interjection: (() => void) | undefined;
@@ -69,7 +83,17 @@ export function queueStderr(text: string): void {
   }
   const bytes = Buffer.byteLength(text, "utf8");
   if (target.queuedBytes + bytes > MAX_QUEUED_STDERR_BYTES) {
-    droppedBytes += bytes;
+    if (target.queuedBytes > 0) {
+      droppedBytes += bytes;
+      return;
+    }
+    // One text longer than the whole queue (an extension's 2 MB note): nothing waits whose
+    // progress would report the drop later, so its head is written and the drop said at once.
+    const head = utf8Head(text, MAX_QUEUED_STDERR_BYTES - NOTE_ROOM_BYTES);
+    if (droppedBytes > 0) target.write(droppedNote());
+    target.write(`${head}\n`);
+    droppedBytes += bytes - Buffer.byteLength(head, "utf8");
+    target.write(droppedNote("a text longer than the 1 MiB stderr queue was cut"));
     return;
   }
   if (droppedBytes > 0) target.write(droppedNote());

@@ -1,6 +1,9 @@
 /**
  * One live extension: its subprocess, the hello handshake, registration until
- * `ready` (or auto-ready after an idle window), correlated requests (through
+ * `ready` (or auto-ready: AUTO_READY_IDLE_MS without a frame once it sent a
+ * frame after hello; AUTO_READY_FIRST_FRAME_MS while it has sent none, so
+ * an extension slow to start registering is not readied before its
+ * registrations and subscriptions arrive), correlated requests (through
  * per-extension flow control with deadlines from dispatch: request.ts,
  * request-flow.ts), and teardown. Inbound frames are decoded by frames.ts;
  * invalid ones (and replies nobody waits for) are dropped while the
@@ -36,6 +39,8 @@ import { type ExtensionSubprocess, resolveExec, signalProcessTree, spawnExtensio
 export { type CloseReason, describeCloseReason } from "./close-reason.ts";
 
 export const AUTO_READY_IDLE_MS = 250;
+/** Auto-ready wait after hello_ack while the extension has sent no frame since hello (the original zot's 3 s ready wait). */
+export const AUTO_READY_FIRST_FRAME_MS = 3_000;
 /** Shortest wait for the last stderr lines after the process exited at shutdown. */
 const STDERR_DRAIN_FLOOR_MS = 100;
 
@@ -344,12 +349,12 @@ export class ExtensionConnection {
       data_dir: this.dir,
       capabilities: this.identity.capabilities,
     });
-    this.armIdleTimer();
+    this.armIdleTimer(AUTO_READY_FIRST_FRAME_MS);
     this.helloWaiter?.resolve();
   }
 
   private dispatch(frame: InboundFrame): void {
-    if (this.readyState === "pending") this.armIdleTimer();
+    if (this.readyState === "pending") this.armIdleTimer(AUTO_READY_IDLE_MS);
     switch (frame.type) {
       case "hello":
         this.drops.record("duplicate hello frame ignored");
@@ -376,13 +381,13 @@ export class ExtensionConnection {
     }
   }
 
-  private armIdleTimer(): void {
+  private armIdleTimer(idleMs: number): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (this.readyState !== "pending" || this.closed) return;
-      this.log.note(`no ready frame; auto-readying after ${AUTO_READY_IDLE_MS} ms idle`);
+      this.log.note(`no ready frame; auto-readying after ${idleMs} ms idle`);
       this.setReady("auto");
-    }, AUTO_READY_IDLE_MS);
+    }, idleMs);
   }
 
   private setReady(state: Exclude<ReadyState, "pending">): void {

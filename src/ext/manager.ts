@@ -347,7 +347,8 @@ export class ExtensionManager {
     const id = nextRequestId("cmd");
     try {
       const response = (await connection.request(
-        { type: "command_invoked", id, name: command.name, ...(trimmed ? { args: trimmed } : {}) },
+        // `args` is always sent ("" when nothing follows the name), as extensions.md shows it and `zot ext test` sends it.
+        { type: "command_invoked", id, name: command.name, args: trimmed },
         "command_response",
         { timeoutMs: options.timeoutMs ?? COMMAND_REPLY_TIMEOUT_MS, signal: options.signal },
       )) as CommandResponseFrame;

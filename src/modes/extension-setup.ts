@@ -6,13 +6,14 @@
  * The project's own extensions pass the trust gate (`projectGate`).
  *
  * `started` resolves once startup finished and its problems were reported
- * (one warning each, or the interactive mode's `onExtensionProblems`); it
+ * (manifest errors, --ext paths whose manifest is disabled, load errors:
+ * one warning each, or the interactive mode's `onExtensionProblems`); it
  * never rejects. Cleanup stops extensions still starting at once, and from
  * then on `leaving()` is true: a startup that ends because zot is leaving
  * reports nothing.
  */
 import { resolve } from "node:path";
-import { errorMessage } from "../common/errors.ts";
+import { ZotError, errorMessage } from "../common/errors.ts";
 import type { ZotConfig } from "../common/config.ts";
 import type { ZotPaths } from "../common/home.ts";
 import type { MainFlags } from "../cli/flags.ts";
@@ -43,9 +44,19 @@ export interface RunExtensions {
   readonly leaving: () => boolean;
 }
 
-function reportExtensionProblems(manager: ExtensionManager, warn: (text: string) => void): void {
-  for (const error of manager.discovery?.manifestErrors ?? []) warn(`zot: warning: ${error.message}\n`);
-  for (const error of manager.loadErrors) warn(`zot: warning: ${error.message}\n`);
+/** An --ext path whose manifest says `"enabled": false` is not started: said, not silently skipped. */
+function disabledExplicit(manager: ExtensionManager): ZotError[] {
+  return (manager.discovery?.disabled ?? [])
+    .filter((entry) => entry.source === "explicit")
+    .map(({ loaded }) => new ZotError(
+      "ext.disabled",
+      `extension "${loaded.manifest.name}" not started: ${loaded.path} says "enabled": false (--ext does not override it)`,
+      { dir: loaded.dir },
+    ));
+}
+
+function startupProblems(manager: ExtensionManager): ZotError[] {
+  return [...(manager.discovery?.manifestErrors ?? []), ...disabledExplicit(manager), ...manager.loadErrors];
 }
 
 /** Imports the host, then creates the manager; start() is the caller's. */
@@ -79,8 +90,8 @@ export function startRunExtensions(input: ExtensionStart, cleanup: Cleanup): Run
       if (leaving) return;
       const manager = await created;
       const report = input.interactive?.onExtensionProblems;
-      if (report === undefined) reportExtensionProblems(manager, warn);
-      else report([...(manager.discovery?.manifestErrors ?? []), ...manager.loadErrors]);
+      if (report === undefined) for (const error of startupProblems(manager)) warn(`zot: warning: ${error.message}\n`);
+      else report(startupProblems(manager));
     },
     (err: unknown) => {
       if (!leaving) warn(`zot: warning: extensions could not start: ${errorMessage(err)}\n`);

@@ -32,13 +32,14 @@ import type { MainFlags } from "../cli/flags.ts";
 import { Cleanup } from "./cleanup.ts";
 import { runHeadlessPrompt, type HeadlessResult } from "./commands.ts";
 import { waitForExtensions } from "./extension-wait.ts";
+import { interceptsAssistantMessages } from "./held-text.ts";
 import { createJsonOutput } from "./json.ts";
 import { parseHeadlessOptions } from "./options.ts";
 import type { HeadlessOutput } from "./output.ts";
 import { createPrintOutput } from "./print.ts";
 import { startPrintProgress, type PrintProgress } from "./print-progress.ts";
 import { InterruptedError, readHeadlessPrompt, type HeadlessModeName } from "./prompt-input.ts";
-import { setupHeadless } from "./setup.ts";
+import { setupHeadless, type HeadlessRuntime } from "./setup.ts";
 import { queueStderr } from "../common/stderr.ts";
 import { startStartupTrace, traceStartup } from "../common/startup-trace.ts";
 import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "./signals.ts";
@@ -66,7 +67,8 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
   Bun.unsafe.setJITPolicy(HEADLESS_JIT_POLICY);
   startStartupTrace();
   traceStartup("headless run");
-  const output: HeadlessOutput = mode === "json" ? createJsonOutput() : createPrintOutput();
+  let runtime: HeadlessRuntime | undefined;
+  const output: HeadlessOutput = mode === "json" ? createJsonOutput(undefined, () => interceptsAssistantMessages(runtime?.extensions?.manager)) : createPrintOutput();
   const signals = watchSignals({ stdoutGone: true });
   const signal = signals.signal;
   const cleanup = new Cleanup();
@@ -82,7 +84,7 @@ export async function runHeadless(flags: MainFlags, mode: HeadlessModeName): Pro
       progress?.event(event);
       output.event(event);
     };
-    const runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: queueStderr, signal }, cleanup);
+    runtime = await setupHeadless({ flags, options, onEvent: showEvent, warn: queueStderr, signal }, cleanup);
     // After setup (a --resume picker may have used the terminal): from here on the run only waits.
     if (mode === "print") progress = startPrintProgress();
     // The prompt may need an extension's tools, or be its slash command.

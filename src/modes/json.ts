@@ -2,7 +2,9 @@
  * JSON mode output (`zot --json`, schema in docs/json.md): one line per
  * agent event via toJsonEventLine, written as it happens (UI-only events,
  * such as thinking_delta, are not written), except that a step's
- * tool_result lines keep the calls' order (call-order.ts). The agent ends
+ * tool_result lines keep the calls' order (call-order.ts) and, while an
+ * extension intercepts assistant messages, streamed text waits for the
+ * delivered message (held-text.ts). The agent ends
  * every prompt with one `done` or `error` (max steps: `done` then `error`,
  * as the original); this output adds a
  * terminal line only where no prompt produced one: `done` after an
@@ -15,9 +17,11 @@
 import { goJsonStringify, isUiOnlyEvent, toJsonEventLine, type AgentEvent } from "../agent/events.ts";
 import { jsonForStdout } from "../common/terminal-text.ts";
 import { CallOrder } from "./call-order.ts";
+import { HeldText } from "./held-text.ts";
 import { StdoutWriter, type HeadlessOutput } from "./output.ts";
 
-export function createJsonOutput(writer: StdoutWriter = new StdoutWriter()): HeadlessOutput {
+/** `holdText()`: an extension may still hide or replace the assistant's text (held-text.ts). */
+export function createJsonOutput(writer: StdoutWriter = new StdoutWriter(), holdText: () => boolean = () => false): HeadlessOutput {
   /** The last line written was a terminal event (done / error). */
   let terminal = false;
   // A step's tool results in call order, as the original wrote them (call-order.ts).
@@ -25,9 +29,11 @@ export function createJsonOutput(writer: StdoutWriter = new StdoutWriter()): Hea
     writer.write(jsonForStdout(toJsonEventLine(event)));
     terminal = event.type === "done" || event.type === "error";
   });
-  const emit = (event: AgentEvent): void => {
+  // Streamed text an extension may still hide or replace waits for the delivered message (held-text.ts).
+  const held = new HeldText(holdText, (event) => {
     if (!isUiOnlyEvent(event)) order.event(event);
-  };
+  });
+  const emit = (event: AgentEvent): void => held.event(event);
   return {
     event: emit,
     display(extension, text) {

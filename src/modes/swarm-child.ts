@@ -6,7 +6,9 @@
  * swarm-child identity (notifications carry agent_id, the session file is
  * linked to the parent's and lives under the task's sessions root, no
  * `agent` tool, the parent's project-trust decision; a resume task continues its `resume_session` file), waits for extensions, runs the prompt and reports every
- * agent event, then one `result` line, then cleans up and exits 0.
+ * agent event (streamed text that its extensions may still hide or
+ * replace only once delivered: held-text.ts), then one `result` line, then
+ * cleans up and exits 0.
  * A warm child (spawned before its task is known, src/agents/warm.ts) gets
  * a `prepare` line first: it preconnects to the provider and loads its
  * client while it waits (its modules are loaded by then); EOF, `cancel` or
@@ -29,7 +31,8 @@ import { Cleanup } from "./cleanup.ts";
 import { runAgentPrompt } from "./commands.ts";
 import { waitForExtensions } from "./extension-wait.ts";
 import { parseHeadlessOptions } from "./options.ts";
-import { setupHeadless } from "./setup.ts";
+import { HeldText, interceptsAssistantMessages } from "./held-text.ts";
+import { setupHeadless, type HeadlessRuntime } from "./setup.ts";
 import { watchSignals } from "./signals.ts";
 import { MAX_SWARM_LINE_BYTES } from "../agents/protocol.ts";
 
@@ -167,13 +170,18 @@ export async function runSwarmChild(): Promise<number> {
   try {
     const flags = parseMainFlags(taskArgv(task));
     const options = parseHeadlessOptions(flags);
+    // Streamed text the child's extensions may still hide or replace waits for the delivered message (held-text.ts).
+    let runtime: HeadlessRuntime | undefined;
+    const held = new HeldText(() => interceptsAssistantMessages(runtime?.extensions?.manager), (event) => {
+      if (!isUiOnlyEvent(event)) send({ type: "event", event: eventJson(event) });
+    });
     const onEvent = (event: AgentEvent): void => {
       const text = visibleText(event);
       if (text !== undefined) finalText = text;
       if (event.type === "usage") usage = event.cumulative;
-      if (!isUiOnlyEvent(event)) send({ type: "event", event: eventJson(event) });
+      held.event(event);
     };
-    const runtime = await setupHeadless(
+    runtime = await setupHeadless(
       {
         flags,
         options,

@@ -19,6 +19,7 @@
 import { PROTOCOL_VERSION, HOST_CAPABILITIES, INTERCEPTABLE_EVENTS, LIFECYCLE_EVENTS, type InboundFrame, type InboundOf } from "../frames.ts";
 import { loadManifest, type LoadedManifest } from "../manifest.ts";
 import { resolveExec } from "../process.ts";
+import { BUILTIN_SLASH_COMMANDS } from "../registry.ts";
 import { BUILTIN_TOOL_NAMES } from "../../tools/types.ts";
 import { checkCommandName, checkToolName, checkToolSchema, MAX_COMMANDS_PER_EXTENSION, MAX_TOOLS_PER_EXTENSION } from "../registration-rules.ts";
 import { ConformanceReport } from "./report.ts";
@@ -195,11 +196,13 @@ async function handshake(context: Context, session: ConformanceSession, register
 
 /** The names reserved for zot's own tools: an extension tool of the same name is never registered (tools/registry.ts). */
 const BUILT_IN_TOOLS: ReadonlySet<string> = new Set<string>(BUILTIN_TOOL_NAMES);
+/** zot's own slash commands: an extension command of the same name (any case) is never registered (registry.ts). */
+const BUILT_IN_COMMANDS: ReadonlySet<string> = new Set<string>(BUILTIN_SLASH_COMMANDS);
 
 /**
  * The registrations zot would route to the extension: valid ones, the first
  * of each tool name and of each command name (case-insensitive), no tool
- * named like one of zot's own. The rest are shadowed, as in a real run
+ * or command named like one of zot's own. The rest are shadowed, as in a real run
  * (extensions.md: "the first registration remains active").
  */
 function routedRegistrations(registered: Registered): { readonly tools: Registered["tools"]; readonly commands: Registered["commands"] } {
@@ -212,7 +215,7 @@ function routedRegistrations(registered: Registered): { readonly tools: Register
   const commandNames = new Set<string>();
   const commands = registered.commands.filter((command) => {
     const key = command.name.toLowerCase();
-    const routed = !commandNames.has(key) && checkCommandName(command.name) === undefined;
+    const routed = !commandNames.has(key) && !BUILT_IN_COMMANDS.has(key) && checkCommandName(command.name) === undefined;
     commandNames.add(key);
     return routed;
   });
@@ -238,6 +241,7 @@ function checkRegistrations(context: Context, registered: Registered): void {
     const reason = checkCommandName(command.name);
     if (reason !== undefined) problems.push(`command "${command.name}" is rejected by zot: ${reason}`);
     if (commandNames.has(command.name.toLowerCase())) shadowed.push(`command "${command.name}" registered twice (names are case-insensitive): the first wins, this one is never invoked`);
+    else if (BUILT_IN_COMMANDS.has(command.name.toLowerCase())) shadowed.push(`command "/${command.name}" is one of zot's own slash commands, which wins: it is never invoked`);
     if (i === MAX_COMMANDS_PER_EXTENSION) problems.push(`more than ${MAX_COMMANDS_PER_EXTENSION} commands: the rest are rejected`);
     commandNames.add(command.name.toLowerCase());
   });

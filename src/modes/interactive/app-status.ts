@@ -3,7 +3,8 @@
  * running operation is doing (the chat's activity for a model prompt:
  * waiting for the model, thinking, streaming, running a tool (with how many
  * calls of the step are still queued), starting one, waiting for the
- * extensions that guard tool calls; a question
+ * extensions that guard tool calls or for the extension a slash command
+ * waits on; a question
  * waiting for the user; auto-compaction; else the command's label) and
  * since when (the operation's start; while tools run, when the first
  * running one started, so the bar's clock is its box's), session tokens and
@@ -40,6 +41,8 @@ function promptActivity(app: InteractiveApp, now: Activity | undefined): string 
     }
     case "queued":
       return now.names.length === 1 ? `starting ${now.names[0]}` : `starting ${now.names.length} tools`;
+    case "extension":
+      return `waiting for extension ${now.label}`;
     default:
       return "waiting for the model";
   }

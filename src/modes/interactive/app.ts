@@ -35,6 +35,7 @@ import { Popup } from "./popup.ts";
 import type { ThemeState } from "./theme-state.ts";
 import { startFreshSessionFile } from "./session-switch.ts";
 import { SubagentTracker } from "./subagents.ts";
+import { interceptsAssistantMessages } from "../held-text.ts";
 
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
@@ -113,11 +114,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       commit: (lines) => this.#commit(lines),
       width: () => options.size().columns,
       now: () => Date.now(),
-      holdText: () => {
-        const manager = this.runtime.extensions?.manager;
-        if (manager === undefined) return false;
-        return manager.connections().some((connection) => !connection.closed && manager.subscriptions.get(connection.name)?.intercept.has("assistant_message") === true);
-      },
+      holdText: () => interceptsAssistantMessages(this.runtime.extensions?.manager),
     });
     this.operations = new OperationRunner({
       dispatch: (input) => dispatchInput(this, input),

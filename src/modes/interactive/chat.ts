@@ -12,9 +12,10 @@
  * queued from its tool_call and runs from its tool_start (the loop announces
  * every call of a step before the first one runs).
  *
- * Assistant text is held live (not committed) while `holdText()` says an
- * extension intercepts assistant messages: a guard may still hide or
- * replace it; the delivered text (assistant_message) is what is committed.
+ * Assistant text is held (neither committed nor shown live) while
+ * `holdText()` says an extension intercepts assistant messages: a guard may
+ * still hide or replace it; the delivered text (assistant_message) is what
+ * is shown and committed.
  * Text streamed but never delivered (a hidden message) is dropped at
  * turn_end; an aborted stream's partial text is committed as it stands.
  * No I/O; time comes from `now()`.
@@ -64,10 +65,13 @@ export type Activity =
   /** Calls wait for their guards (extension interceptors or the confirmation). */
   | { readonly kind: "guard"; readonly names: readonly string[] }
   /** Calls are made but none runs or is being checked (one is about to start). */
-  | { readonly kind: "queued"; readonly names: readonly string[] };
+  | { readonly kind: "queued"; readonly names: readonly string[] }
+  /** A slash command waits for its extension's answer (`label`: `nodeall (/todo)`). */
+  | { readonly kind: "extension"; readonly label: string };
 
 export class Chat {
   readonly #options: ChatOptions;
+  #awaitedExtension: string | undefined;
   readonly #items: Item[] = [];
   readonly #tools = new Map<string, ToolCard>();
   /** Every tool card of the conversation shown so far (bounded), for Ctrl+O. */
@@ -211,7 +215,13 @@ export class Chat {
     if (queued.length > 0) return { kind: "queued", names: queued.map((card) => card.name) };
     if (this.#thinking !== undefined) return { kind: "thinking" };
     if (this.#text !== undefined || this.#tools.size > 0) return { kind: "streaming" };
-    return this.#inTurn ? { kind: "waiting" } : undefined;
+    if (this.#inTurn) return { kind: "waiting" };
+    return this.#awaitedExtension === undefined ? undefined : { kind: "extension", label: this.#awaitedExtension };
+  }
+
+  /** An extension command's answer is awaited (`label`, e.g. `nodeall (/todo)`), or no longer (undefined). */
+  awaitExtension(label: string | undefined): void {
+    this.#awaitedExtension = label;
   }
 
   /** The full output of the conversation's tool calls (oldest first), for the Ctrl+O view. */
@@ -260,7 +270,8 @@ export class Chat {
     for (const item of this.#items) {
       if (item.kind === "tool") rows.push(...item.card.render(width, now(), theme));
       else if (item.kind === "lines") rows.push(...item.lines(width));
-      else rows.push(...this.#paintText(item, item.stream.render(width)));
+      // Text a guard may still hide or replace is not shown until it is delivered.
+      else if (!(item.kind === "text" && !item.finished && this.#options.holdText?.() === true)) rows.push(...this.#paintText(item, item.stream.render(width)));
     }
     return rows;
   }

@@ -120,11 +120,16 @@ export async function runExtensionCommand(host: CommandHost, command: SlashComma
   const manager = host.runtime.extensions?.manager;
   if (manager === undefined) return;
   let invoked: Awaited<ReturnType<typeof manager.invokeCommand>>;
+  // The status bar says whom the command waits for (not "waiting for the model").
+  const owner = manager.registry.command(command.name)?.extension;
+  host.chat.awaitExtension(owner === undefined ? undefined : `${owner} (/${command.name})`);
   try {
     invoked = await manager.invokeCommand(command.name, command.args, { signal });
   } catch (err) {
     host.chat.error(signal.aborted ? `/${command.name}: cancelled` : errorMessage(err));
     return;
+  } finally {
+    host.chat.awaitExtension(undefined);
   }
   const extension = invoked.command.extension;
   const via = `/${invoked.command.name}`;

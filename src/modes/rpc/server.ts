@@ -34,7 +34,7 @@ import type { MainFlags } from "../../cli/flags.ts";
 import { loadCatalog, type Catalog } from "../../providers/index.ts";
 import { Cleanup } from "../cleanup.ts";
 import { parseAutoCompact, parseMaxSteps, parseReasoning, parseToolSelection, type HeadlessOptions } from "../options.ts";
-import { setupHeadless } from "../setup.ts";
+import { setupHeadless, type HeadlessRuntime } from "../setup.ts";
 import type { RpcContext } from "./commands.ts";
 import { RpcConnection } from "./connection.ts";
 import { LineReader } from "../../common/line-reader.ts";
@@ -45,6 +45,7 @@ import { RpcOutput } from "./output.ts";
 import { RPC_MAX_LINE_BYTES, RPC_TOKEN_ENV } from "./protocol.ts";
 import { rpcExtensionUI } from "./ui.ts";
 import { CallOrder } from "../call-order.ts";
+import { HeldText, interceptsAssistantMessages } from "../held-text.ts";
 import { SIGNAL_EXIT_CODES, interruptedLine, watchSignals } from "../signals.ts";
 import { queueStderr } from "../../common/stderr.ts";
 import { stdoutRoom } from "../../common/stdout.ts";
@@ -129,12 +130,15 @@ export async function runRpc(flags: MainFlags): Promise<number> {
     const options = rpcOptions(flags);
     // A step's tool results in call order, as the original wrote them (call-order.ts).
     const order = new CallOrder((event) => output.agentEvent(event));
-    const forward = (event: AgentEvent): void => {
+    // Streamed text an extension may still hide or replace waits for the delivered message (held-text.ts).
+    let runtime: HeadlessRuntime | undefined;
+    const held = new HeldText(() => interceptsAssistantMessages(runtime?.extensions?.manager), (event) => {
       // The agent's own done / error are not written (the command handlers write the RPC ones) but end the batch.
       if (event.type !== "done" && event.type !== "error") order.event(event);
       else order.flush();
-    };
-    const runtime = await setupHeadless(
+    });
+    const forward = (event: AgentEvent): void => held.event(event);
+    runtime = await setupHeadless(
       { flags, options, onEvent: forward, warn: queueStderr, signal: signals.signal, extensionUI: rpcExtensionUI(output, queueStderr) },
       cleanup,
     );
