@@ -189,9 +189,15 @@ export class Renderer {
     this.#stats.screenClears += 1;
   }
 
-  /** The last frame, then the live region erased (unless keepLive) and the cursor shown below what stays. Nothing is written after. */
+  /** The last frame, then the live region erased (unless keepLive) and the cursor shown below what stays (nothing while suspended). Nothing is written after. */
   stop(options: { keepLive?: boolean } = {}): void {
     if (this.#stopped) return;
+    if (this.#suspended) {
+      // The shell has the terminal (zot ends while suspended): the region was erased at suspend(); nothing is written.
+      this.#cancelTimer();
+      this.#stopped = true;
+      return;
+    }
     this.flush();
     this.#cancelTimer();
     this.#stopped = true;

@@ -31,10 +31,14 @@
  * that arrives meanwhile, minus those two answers, is kept for start(); a
  * late answer is consumed by the KeyDecoder like every terminal reply.
  *
- * suspend() (Ctrl+Z) gives the terminal back as restore() does, stops
+ * suspend(back) (Ctrl+Z) gives the terminal back as restore() does, stops
  * zot's process group with SIGTSTP (as the terminal's own Ctrl+Z would; the
- * shell takes over until `fg`), and once it runs again takes raw mode,
- * paste and the kitty flags back and re-reads the size; it resolves with
+ * shell takes over until `fg`), and once it runs in the foreground again
+ * takes raw mode, paste and the kitty flags back, re-reads the size and
+ * calls `back`. Continued in the background (`bg`, `kill %1`, which sends
+ * SIGCONT after its signal) it waits for the SIGCONT of a later `fg`, and
+ * restore() then touches nothing (zot may be exiting: setting the modes
+ * from the background would stop it again with SIGTTOU). It resolves with
  * whether the process was stopped (a SIGCONT came): without a job-control
  * shell (an orphaned process group, e.g. zot run directly as a tmux pane's
  * command) the kernel ignores SIGTSTP and nothing stops. Not on Windows.
@@ -51,7 +55,8 @@
  * listens for that signal: then the signal is raised again after the restore
  * so the process ends as it would have.
  */
-import { writeSync } from "node:fs";
+import { readFileSync, writeSync } from "node:fs";
+import { ignoreSignal, SIGTTOU } from "../common/libc.ts";
 import type { ReflowModel } from "./frame.ts";
 import { KeyDecoder } from "./keys.ts";
 import type { TerminalOutput, TerminalSize } from "./renderer.ts";
@@ -93,8 +98,8 @@ export interface Terminal extends TerminalOutput {
   start(input: TerminalInput): void;
   /** Idempotent: pop kitty flags, paste off, cursor visible, cooked mode. */
   restore(): void;
-  /** Ctrl+Z: terminal restored, process group stopped until `fg`, terminal taken back; resolves with whether it stopped. */
-  suspend(): Promise<boolean>;
+  /** Ctrl+Z: terminal restored, process group stopped; `back` runs once the terminal is taken back (in the foreground again); resolves with whether it stopped. */
+  suspend(back: () => void): Promise<boolean>;
   /** Before start(): asks the background colour (OSC 11); its payload, or undefined without an answer within `timeoutMs`. */
   probeBackground(timeoutMs: number): Promise<string | undefined>;
   /** The terminal answered the kitty keyboard query. */
@@ -135,14 +140,30 @@ function ttyCooked(): boolean {
   }
 }
 
+/** Whether zot's process group is the terminal's foreground one (/proc/self/stat: pgrp and tpgid); true when unknown. */
+function inForeground(): boolean {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const group = Number(fields[2]);
+    const foreground = Number(fields[5]);
+    return !(foreground > 0 && group > 0 && foreground !== group);
+  } catch {
+    return true;
+  }
+}
+
 export function processTerminal(): Terminal {
   const stdin = process.stdin;
   const stdout = process.stdout;
   const reflow = reflowModel(process.env);
   let started = false;
   let kitty = false;
-  /** suspend() calls still waiting for their SIGCONT: that one is theirs, not an outside stop's. */
-  let suspending = 0;
+  /**
+   * The terminal is the shell's (after suspend(), or an outside stop seen while zot is in the background): raw mode
+   * and the rest are taken back, and `back` called, once zot runs in the foreground again; restore() leaves it alone.
+   */
+  let handedOver: { readonly back: () => void } | undefined;
   let detach: (() => void) | undefined;
   /** Input that arrived during probeBackground (its answers removed), for start(). */
   let early = "";
@@ -158,6 +179,15 @@ export function processTerminal(): Terminal {
     }
     if (!started) return;
     started = false;
+    if (handedOver !== undefined) {
+      // The shell has the terminal (zot ends while suspended: `kill %1`): nothing of zot's is left in it to undo.
+      // Bun still resets the terminal's modes as the process exits, which from the background would stop zot again
+      // (SIGTTOU, "Stopped (tty output)") instead of letting it end: the signal is ignored from here on.
+      handedOver = undefined;
+      if (!inForeground()) ignoreSignal(SIGTTOU);
+      stdin.pause();
+      return;
+    }
     writeAllSync(1, `${SYNC_OFF}${kitty ? KITTY_POP : ""}${PASTE_OFF}${SHOW_CURSOR}`);
     try {
       if (stdin.isTTY) stdin.setRawMode(false);
@@ -229,9 +259,17 @@ export function processTerminal(): Terminal {
     // meanwhile and set it back to cooked mode, so raw mode, paste and the kitty flags are taken back and the screen
     // redrawn.
     const onContinue = (): void => {
-      if (suspending > 0) return;
+      if (handedOver !== undefined) {
+        takeBack();
+        return;
+      }
       // Still in raw mode: nobody had the terminal meanwhile (a plain SIGSTOP / SIGCONT), nothing to take back.
       if (!ttyCooked()) return;
+      if (!inForeground()) {
+        // Continued in the background (`bg`, or `kill %1`, which sends SIGCONT after the signal): wait for `fg`.
+        handedOver = { back: () => input.onContinue?.() };
+        return;
+      }
       try {
         // setRawMode(true) does nothing while the stream believes it is raw already: off first, so it is set again.
         if (stdin.isTTY) stdin.setRawMode(false).setRawMode(true);
@@ -273,23 +311,36 @@ export function processTerminal(): Terminal {
     };
   };
 
-  const suspend = (): Promise<boolean> => {
-    if (!started || process.platform === "win32") return Promise.resolve(false);
+  const setRaw = (on: boolean): void => {
+    try {
+      if (stdin.isTTY) stdin.setRawMode(on);
+    } catch {
+      // stdin is gone: nothing to set
+    }
+  };
+
+  /** After suspend(): once zot is the terminal's foreground again, raw mode, paste and the kitty flags come back. */
+  const takeBack = (): void => {
+    const held = handedOver;
+    if (held === undefined || !started || !inForeground()) return;
+    handedOver = undefined;
+    setRaw(true);
+    writeAllSync(1, `${PASTE_ON}${kitty ? KITTY_PUSH : ""}`);
+    // The window may have been resized while the shell had it: no SIGWINCH reaches a stopped process group.
+    (stdout as { _refreshSize?: () => void })._refreshSize?.();
+    held.back();
+  };
+
+  const suspend = (back: () => void): Promise<boolean> => {
+    if (!started || handedOver !== undefined || process.platform === "win32") return Promise.resolve(false);
     writeAllSync(1, `${SYNC_OFF}${kitty ? KITTY_POP : ""}${PASTE_OFF}${SHOW_CURSOR}`);
-    const setRaw = (on: boolean): void => {
-      try {
-        if (stdin.isTTY) stdin.setRawMode(on);
-      } catch {
-        // stdin is gone: nothing to set
-      }
-    };
     setRaw(false);
+    handedOver = { back };
     let continued = false;
     const onContinue = (): void => {
       continued = true;
     };
     process.on("SIGCONT", onContinue);
-    suspending += 1;
     try {
       // The whole process group, as the terminal's Ctrl+Z would: the kernel stops it here (until `fg`), or ignores
       // the signal when no job-control shell is there to continue it.
@@ -297,15 +348,13 @@ export function processTerminal(): Terminal {
     } catch {
       // not permitted: nothing stopped
     }
-    setRaw(true);
-    writeAllSync(1, `${PASTE_ON}${kitty ? KITTY_PUSH : ""}`);
-    // The window may have been resized while the shell had it: no SIGWINCH reaches a stopped process group.
-    (stdout as { _refreshSize?: () => void })._refreshSize?.();
+    // Running again: in the foreground (`fg`, or nothing stopped) the terminal is taken back now; in the background
+    // (`bg`, `kill %1`) at the SIGCONT of a later `fg` (start()'s listener).
+    takeBack();
     // The SIGCONT handler runs from the event loop, after this: wait a moment for it.
     return new Promise((resolve) =>
       setTimeout(() => {
         process.off("SIGCONT", onContinue);
-        suspending -= 1;
         resolve(continued);
       }, SIGCONT_WAIT_MS),
     );

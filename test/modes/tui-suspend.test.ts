@@ -173,6 +173,31 @@ describe("Ctrl+Z", () => {
     }
   }, TEST_MS);
 
+  test("kill %1 while suspended ends zot (it does not stop again on the terminal from the background) with 143", async () => {
+    const binary = await zotBinary();
+    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    try {
+      await shell.waitForText("shell$", "the shell prompt");
+      shell.type(`${[binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
+      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      const zot = zotUnder(shell.proc.pid)!;
+      shell.type("\x1a");
+      await shell.waitForText(/Stopped/, "bash to report zot stopped");
+      // bash sends SIGTERM, then SIGCONT: zot runs again in the background and must end there.
+      shell.type("kill %1\r");
+      await shell.waitFor(() => !isAlive(zot), "zot to end");
+      shell.type("jobs; echo jobs-listed\r");
+      await shell.waitForText(/^jobs-listed/);
+      expect(shell.screen.screen().some((row) => /Stopped \(tty output\)/.test(row))).toBe(false);
+      // bash reports how the job ended: zot's own exit status for SIGTERM.
+      expect(shell.screen.screen().some((row) => /Exit 143/.test(row))).toBe(true);
+      // Its session file is intact: every line parses.
+      for (const file of env.sessionFiles()) for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) JSON.parse(line);
+    } finally {
+      await shell.dispose();
+    }
+  }, TEST_MS);
+
   test("stopped from outside (SIGSTOP) and brought back with fg, zot takes raw mode back and redraws", async () => {
     const binary = await zotBinary();
     const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);

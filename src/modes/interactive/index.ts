@@ -143,9 +143,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
       suspend: async () => {
         // The live region is erased first, so the shell's prompt comes where it was; on `fg` it is drawn again below.
         renderer?.suspend();
-        const stopped = tty.suspend();
-        renderer?.resume();
-        return stopped;
+        return tty.suspend(() => renderer?.resume());
       },
     });
     app = started;
