@@ -57,6 +57,7 @@
  */
 import { readFileSync, writeSync } from "node:fs";
 import { ignoreSignal, SIGTTOU } from "../common/libc.ts";
+import { addStoppedTime } from "../common/stopped-time.ts";
 import type { ReflowModel } from "./frame.ts";
 import { KeyDecoder } from "./keys.ts";
 import type { TerminalOutput, TerminalSize } from "./renderer.ts";
@@ -341,6 +342,7 @@ export function processTerminal(): Terminal {
       continued = true;
     };
     process.on("SIGCONT", onContinue);
+    const stoppedAt = performance.now();
     try {
       // The whole process group, as the terminal's Ctrl+Z would: the kernel stops it here (until `fg`), or ignores
       // the signal when no job-control shell is there to continue it.
@@ -348,6 +350,8 @@ export function processTerminal(): Terminal {
     } catch {
       // not permitted: nothing stopped
     }
+    // Timeouts that wait for the other side (the model stream's stall deadlines) do not count the stop.
+    addStoppedTime(performance.now() - stoppedAt);
     // Running again: in the foreground (`fg`, or nothing stopped) the terminal is taken back now; in the background
     // (`bg`, `kill %1`) at the SIGCONT of a later `fg` (start()'s listener).
     takeBack();

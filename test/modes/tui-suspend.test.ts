@@ -173,6 +173,32 @@ describe("Ctrl+Z", () => {
     }
   }, TEST_MS);
 
+  test("a stop longer than the stream's stall bound does not fail the turn: the answer streamed meanwhile is read on fg", async () => {
+    const words = Array.from({ length: 12 }, (_, i) => `word${i + 1}`);
+    env.server.enqueue({ type: "text", text: words.join(" "), chunks: 12, delayMs: 150 });
+    const binary = await zotBinary();
+    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    try {
+      await shell.waitForText("shell$", "the shell prompt");
+      shell.type(`ZOT_STREAM_IDLE_TIMEOUT_MS=1000 ${[binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
+      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      shell.type("stream please\r");
+      await shell.waitForText("word1", "the answer to start");
+      shell.type("\x1a");
+      await shell.waitForText(/Stopped/, "bash to report zot stopped");
+      // Stopped for well over the 1 s stall bound while the model sends the rest (it waits in the socket).
+      await Bun.sleep(2_500);
+      shell.type("fg\r");
+      await shell.waitForText("word12", "the rest of the answer after fg");
+      expect(shell.screen.screen().some((row) => row.includes("stalled"))).toBe(false);
+      const zot = zotUnder(shell.proc.pid)!;
+      shell.type("\x15/exit\r");
+      await shell.waitFor(() => !isAlive(zot), "zot to exit");
+    } finally {
+      await shell.dispose();
+    }
+  }, TEST_MS);
+
   test("kill %1 while suspended ends zot (it does not stop again on the terminal from the background) with 143", async () => {
     const binary = await zotBinary();
     const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
