@@ -41,7 +41,9 @@
  * from the background would stop it again with SIGTTOU). It resolves with
  * whether the process was stopped (a SIGCONT came): without a job-control
  * shell (an orphaned process group, e.g. zot run directly as a tmux pane's
- * command) the kernel ignores SIGTSTP and nothing stops. Not on Windows.
+ * command) the kernel ignores SIGTSTP and nothing stops. canSuspend() is
+ * false (and suspend() stops nothing) on Windows and where the terminal is
+ * not zot's controlling one with zot's group in its foreground.
  * A stop zot did not ask for (SIGSTOP, a SIGTSTP sent from outside) is seen
  * when it ends (SIGCONT): when the terminal is in cooked mode then (`stty
  * -a`: a job-control shell had it meanwhile), raw mode, paste and the kitty
@@ -99,8 +101,10 @@ export interface Terminal extends TerminalOutput {
   start(input: TerminalInput): void;
   /** Idempotent: pop kitty flags, paste off, cursor visible, cooked mode. */
   restore(): void;
-  /** Ctrl+Z: terminal restored, process group stopped; `back` runs once the terminal is taken back (in the foreground again); resolves with whether it stopped. */
+  /** Ctrl+Z: terminal restored, process group stopped; `back` runs once the terminal is taken back (in the foreground again; at once when it cannot stop); resolves with whether it stopped. */
   suspend(back: () => void): Promise<boolean>;
+  /** Whether suspend() can stop zot for a shell: it is the foreground process group of its controlling terminal. */
+  canSuspend(): boolean;
   /** Before start(): asks the background colour (OSC 11); its payload, or undefined without an answer within `timeoutMs`. */
   probeBackground(timeoutMs: number): Promise<string | undefined>;
   /** The terminal answered the kitty keyboard query. */
@@ -141,17 +145,32 @@ function ttyCooked(): boolean {
   }
 }
 
-/** Whether zot's process group is the terminal's foreground one (/proc/self/stat: pgrp and tpgid); true when unknown. */
-function inForeground(): boolean {
+/** pgrp, tty_nr and tpgid from /proc/self/stat; undefined without /proc. */
+function jobState(): { readonly group: number; readonly tty: number; readonly foreground: number } | undefined {
   try {
     const stat = readFileSync("/proc/self/stat", "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const group = Number(fields[2]);
-    const foreground = Number(fields[5]);
-    return !(foreground > 0 && group > 0 && foreground !== group);
+    return { group: Number(fields[2]), tty: Number(fields[4]), foreground: Number(fields[5]) };
   } catch {
-    return true;
+    return undefined;
   }
+}
+
+/** Whether zot's process group is the terminal's foreground one (/proc/self/stat: pgrp and tpgid); true when unknown. */
+function inForeground(): boolean {
+  const state = jobState();
+  return state === undefined || !(state.foreground > 0 && state.group > 0 && state.foreground !== state.group);
+}
+
+/**
+ * Whether Ctrl+Z can hand the terminal to a shell: zot has a controlling terminal and is its foreground process
+ * group (a terminal that is only zot's stdin, as in a harness that spawns zot on a PTY, has no job control for it,
+ * and a SIGTSTP to the group would stop whatever else is in it). True when unknown (no /proc).
+ */
+function canStop(): boolean {
+  if (process.platform === "win32") return false;
+  const state = jobState();
+  return state === undefined || (state.tty !== 0 && state.foreground > 0 && state.foreground === state.group);
 }
 
 export function processTerminal(): Terminal {
@@ -333,7 +352,10 @@ export function processTerminal(): Terminal {
   };
 
   const suspend = (back: () => void): Promise<boolean> => {
-    if (!started || handedOver !== undefined || process.platform === "win32") return Promise.resolve(false);
+    if (!started || handedOver !== undefined || !canStop()) {
+      back();
+      return Promise.resolve(false);
+    }
     writeAllSync(1, `${SYNC_OFF}${kitty ? KITTY_POP : ""}${PASTE_OFF}${SHOW_CURSOR}`);
     setRaw(false);
     handedOver = { back };
@@ -400,6 +422,7 @@ export function processTerminal(): Terminal {
     start,
     restore,
     suspend,
+    canSuspend: canStop,
     get kittyKeyboard() {
       return kitty;
     },

@@ -15,7 +15,7 @@ import { isAlive, processState } from "../support/processes.ts";
 import { WAIT_MS } from "../support/tui-pty.ts";
 import { XtermScreen } from "../support/xterm-screen.ts";
 import { requestTexts, type ModeEnv } from "./helpers.ts";
-import { TEST_MS, useChatEnv } from "./tui-chat.ts";
+import { TEST_MS, startChat, useChatEnv } from "./tui-chat.ts";
 
 let env: ModeEnv;
 useChatEnv((created) => {
@@ -252,6 +252,35 @@ describe("Ctrl+Z", () => {
     } finally {
       await shell.dispose();
     }
+  }, TEST_MS);
+
+  test("on a terminal that is only its stdin (not its controlling terminal) Ctrl+Z stops nothing, not even the group it shares", async () => {
+    // The PTY harness spawns zot in the test runner's process group, on a PTY that is not its controlling terminal: a
+    // SIGTSTP to the group would stop this test run. Should that happen, a watchdog in a session of its own continues
+    // the group after 3 s, and the test fails (no hint; the watchdog saw the runner stopped).
+    const group = stat(process.pid)?.group ?? process.pid;
+    const watchdog = Bun.spawn(["setsid", "sh", "-c", `sleep 3; if grep -q '^State:.*T' /proc/${process.pid}/status; then /bin/kill -CONT -- -${group}; echo stopped; fi`], {
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    try {
+      const tui = await startChat(env);
+      tui.type("before");
+      tui.press("ctrl+z");
+      await tui.waitForText("no job-control shell to return to", "screen", 5_000);
+      tui.type("-after");
+      await tui.waitForText("› before-after", "screen");
+      expect(processState(tui.proc.pid)).not.toBe("T");
+    } finally {
+      // Its whole session (sh and its sleep): setsid made it a group leader.
+      try {
+        process.kill(-watchdog.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      await watchdog.exited;
+    }
+    expect(await new Response(watchdog.stdout).text()).not.toContain("stopped");
   }, TEST_MS);
 
   test("without a job-control shell Ctrl+Z says so and zot keeps running", async () => {

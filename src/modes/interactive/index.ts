@@ -142,6 +142,7 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
       size: () => tty.size,
       suspend: async () => {
         // The live region is erased first, so the shell's prompt comes where it was; on `fg` it is drawn again below.
+        if (!tty.canSuspend()) return false;
         renderer?.suspend();
         return tty.suspend(() => renderer?.resume());
       },
