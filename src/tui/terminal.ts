@@ -44,7 +44,9 @@
  * command) the kernel ignores SIGTSTP and nothing stops. canSuspend() is
  * false (and suspend() stops nothing) on Windows and where the terminal is
  * not zot's controlling one with zot's group in its foreground.
- * A stop zot did not ask for (SIGSTOP, a SIGTSTP sent from outside) is seen
+ * A SIGTSTP from outside (`kill -TSTP`) is caught while started and passed
+ * to onStopRequest (the chat screen suspends as for Ctrl+Z). A stop zot did
+ * not ask for (SIGSTOP) is seen
  * when it ends (SIGCONT): when the terminal is in cooked mode then (`stty
  * -a`: a job-control shell had it meanwhile), raw mode, paste and the kitty
  * flags (set, not pushed again) are taken back, the size re-read, and
@@ -92,8 +94,10 @@ const SIGNALS = ["SIGTERM", "SIGHUP", "SIGQUIT", "SIGINT"] as const;
 export interface TerminalInput {
   onKey(key: Key): void;
   onResize(): void;
-  /** zot runs again after a stop it did not ask for (SIGSTOP, a SIGTSTP from outside): the terminal was taken back; redraw. */
+  /** zot runs again after a stop it did not ask for (SIGSTOP): the terminal was taken back; redraw. */
   onContinue?(): void;
+  /** A SIGTSTP came from outside (`kill -TSTP`): suspend as Ctrl+Z does (suspend()), so the terminal is handed over clean. */
+  onStopRequest?(): void;
 }
 
 export interface Terminal extends TerminalOutput {
@@ -184,6 +188,8 @@ export function processTerminal(): Terminal {
    * and the rest are taken back, and `back` called, once zot runs in the foreground again; restore() leaves it alone.
    */
   let handedOver: { readonly back: () => void } | undefined;
+  /** start()'s SIGTSTP listener; suspend() takes it off while it stops the group (else the signal would be caught, not stop). */
+  let stopListener: (() => void) | undefined;
   let detach: (() => void) | undefined;
   /** Input that arrived during probeBackground (its answers removed), for start(). */
   let early = "";
@@ -313,6 +319,11 @@ export function processTerminal(): Terminal {
     stdout.on("resize", onStdoutResize);
     process.on("SIGWINCH", onResize);
     process.on("SIGCONT", onContinue);
+    const onStop = (): void => input.onStopRequest?.();
+    if (process.platform !== "win32") {
+      stopListener = onStop;
+      process.on("SIGTSTP", onStop);
+    }
     process.once("exit", restore);
     for (const signal of SIGNALS) process.on(signal, onSignal);
     stdin.resume();
@@ -326,6 +337,8 @@ export function processTerminal(): Terminal {
       stdout.off("resize", onStdoutResize);
       process.off("SIGWINCH", onResize);
       process.off("SIGCONT", onContinue);
+      if (stopListener !== undefined) process.off("SIGTSTP", stopListener);
+      stopListener = undefined;
       process.off("exit", restore);
       for (const signal of SIGNALS) process.off(signal, onSignal);
     };
@@ -365,12 +378,16 @@ export function processTerminal(): Terminal {
     };
     process.on("SIGCONT", onContinue);
     const stoppedAt = performance.now();
+    const listener = stopListener;
+    if (listener !== undefined) process.off("SIGTSTP", listener);
     try {
       // The whole process group, as the terminal's Ctrl+Z would: the kernel stops it here (until `fg`), or ignores
-      // the signal when no job-control shell is there to continue it.
+      // the signal when no job-control shell is there to continue it. (With no listener left, SIGTSTP stops.)
       process.kill(0, "SIGTSTP");
     } catch {
       // not permitted: nothing stopped
+    } finally {
+      if (listener !== undefined && stopListener === listener) process.on("SIGTSTP", listener);
     }
     // Timeouts that wait for the other side (the model stream's stall deadlines) do not count the stop.
     addStoppedTime(performance.now() - stoppedAt);

@@ -224,6 +224,31 @@ describe("Ctrl+Z", () => {
     }
   }, TEST_MS);
 
+  test("kill -TSTP from outside suspends as Ctrl+Z does: the live region erased before the shell takes over", async () => {
+    const binary = await zotBinary();
+    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    try {
+      await shell.waitForText("shell$", "the shell prompt");
+      shell.type(`${[binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
+      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      shell.type("tstp-draft");
+      await shell.waitForText("› tstp-draft");
+      const zot = zotUnder(shell.proc.pid)!;
+      process.kill(zot, "SIGTSTP");
+      await shell.waitForText(/Stopped/, "bash to report zot stopped");
+      expect(processState(zot)).toBe("T");
+      expect(shell.screen.screen().filter((row) => row.startsWith("›") || row.includes("Ctrl+O tool output"))).toEqual([]);
+      shell.type("fg\r");
+      await shell.waitForText("› tstp-draft", "zot's editor drawn again");
+      shell.type("Q");
+      await shell.waitForText("› tstp-draftQ", "the key in zot's editor (raw mode)");
+      shell.type("\x15/exit\r");
+      await shell.waitFor(() => !isAlive(zot), "zot to exit");
+    } finally {
+      await shell.dispose();
+    }
+  }, TEST_MS);
+
   test("stopped from outside (SIGSTOP) and brought back with fg, zot takes raw mode back and redraws", async () => {
     const binary = await zotBinary();
     const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);

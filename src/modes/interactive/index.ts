@@ -175,6 +175,10 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
       onResize: () => screen.resize(),
       // Continued after an outside stop during which a shell had the terminal: the region is drawn again below its output.
       onContinue: () => screen.restart(),
+      // kill -TSTP: the same as Ctrl+Z (the live region erased and the terminal restored before zot stops).
+      onStopRequest: () => {
+        if (!started.exiting) started.suspend();
+      },
     });
     started.attach(screen);
     screen.flush();
