@@ -59,10 +59,11 @@
  * listens for that signal: then the signal is raised again after the restore
  * so the process ends as it would have.
  */
-import { readFileSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { ignoreSignal, SIGTTOU } from "../common/libc.ts";
 import { addStoppedTime } from "../common/stopped-time.ts";
 import type { ReflowModel } from "./frame.ts";
+import { canStop, inForeground, ttyCooked } from "./job-control.ts";
 import { KeyDecoder } from "./keys.ts";
 import type { TerminalOutput, TerminalSize } from "./renderer.ts";
 import type { Key } from "./types.ts";
@@ -137,44 +138,6 @@ function reflowModel(env: NodeJS.ProcessEnv): ReflowModel {
   if (forced === "xterm.js" || forced === "cursor-line") return forced;
   const program = env.TERM_PROGRAM ?? "";
   return program === "vscode" || program === "Hyper" ? "xterm.js" : "cursor-line";
-}
-
-/** Whether the terminal on stdin is in canonical (cooked) mode now, as `stty -a` reports it; false when unknown. */
-function ttyCooked(): boolean {
-  try {
-    const result = Bun.spawnSync(["stty", "-a"], { stdin: "inherit", stdout: "pipe", stderr: "ignore" });
-    return /(^|\s)icanon(\s|;|$)/.test(result.stdout.toString());
-  } catch {
-    return false;
-  }
-}
-
-/** pgrp, tty_nr and tpgid from /proc/self/stat; undefined without /proc. */
-function jobState(): { readonly group: number; readonly tty: number; readonly foreground: number } | undefined {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { group: Number(fields[2]), tty: Number(fields[4]), foreground: Number(fields[5]) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether zot's process group is the terminal's foreground one (/proc/self/stat: pgrp and tpgid); true when unknown. */
-function inForeground(): boolean {
-  const state = jobState();
-  return state === undefined || !(state.foreground > 0 && state.group > 0 && state.foreground !== state.group);
-}
-
-/**
- * Whether Ctrl+Z can hand the terminal to a shell: zot has a controlling terminal and is its foreground process
- * group (a terminal that is only zot's stdin, as in a harness that spawns zot on a PTY, has no job control for it,
- * and a SIGTSTP to the group would stop whatever else is in it). True when unknown (no /proc).
- */
-function canStop(): boolean {
-  if (process.platform === "win32") return false;
-  const state = jobState();
-  return state === undefined || (state.tty !== 0 && state.foreground > 0 && state.foreground === state.group);
 }
 
 export function processTerminal(): Terminal {
