@@ -7,7 +7,9 @@
  * shared flags alone; common/fd-writer.ts), and on Linux pipe2(2) with
  * O_CLOEXEC (one pipe given to a child as both stdout and stderr: the bash
  * tool, tools/bash-run.ts), and isatty(3) once libc is open anyway
- * (terminal-text.ts; node:tty costs more than the call).
+ * (terminal-text.ts; node:tty costs more than the call), and signal(2) with
+ * SIG_IGN (the chat screen ending while suspended in the background: Bun's
+ * own terminal reset at exit must not stop it with SIGTTOU).
  * libc is opened lazily on first use (never at import time) and at most
  * once; on a platform or libc where it cannot be opened every call reports
  * "unsupported" instead of throwing, so callers degrade explicitly.
@@ -23,6 +25,7 @@ interface LibcSymbols {
   send: (fd: number, bytes: Uint8Array, length: number, flags: number) => number;
   pipe2?: (fds: Int32Array, flags: number) => number;
   isatty: (fd: number) => number;
+  signal: (signo: number, handler: number) => number | bigint;
   errnoLocation: () => Pointer | null;
 }
 
@@ -59,6 +62,7 @@ function libc(): typeof loaded {
           waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
           send: { args: [FFIType.i32, FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i64_fast },
           isatty: { args: [FFIType.i32], returns: FFIType.i32 },
+          signal: { args: [FFIType.i32, FFIType.u64], returns: FFIType.u64 },
           [linux ? "__errno_location" : "__error"]: { args: [], returns: FFIType.ptr },
           ...(linux
             ? {
@@ -76,6 +80,7 @@ function libc(): typeof loaded {
             send: symbols.send as unknown as LibcSymbols["send"],
             pipe2: linux ? (symbols.pipe2 as unknown as LibcSymbols["pipe2"]) : undefined,
             isatty: symbols.isatty as LibcSymbols["isatty"],
+            signal: symbols.signal as unknown as LibcSymbols["signal"],
             errnoLocation: symbols[linux ? "__errno_location" : "__error"] as LibcSymbols["errnoLocation"],
           },
           read: (pointer) => ffi.read.i32(pointer, 0),
@@ -94,6 +99,21 @@ function libc(): typeof loaded {
 function lastErrno(lib: NonNullable<typeof loaded>): number | undefined {
   const pointer = lib.symbols.errnoLocation();
   return pointer === null ? undefined : lib.read(pointer);
+}
+
+/** SIGTTOU on Linux and macOS. */
+export const SIGTTOU = 22;
+/** signal(2)'s SIG_IGN and SIG_ERR. */
+const SIG_IGN = 1;
+
+/** The process ignores `signo` from now on (signal(2) with SIG_IGN). */
+export function ignoreSignal(signo: number): LibcResult {
+  const lib = libc();
+  if (!lib) return { ok: false, reason: "unsupported" };
+  const previous = lib.symbols.signal(signo, SIG_IGN);
+  // SIG_ERR is (void *)-1.
+  if (previous === -1 || previous === 0xffffffffffffffffn || previous === 18446744073709552000) return { ok: false, reason: "failed", errno: lastErrno(lib) };
+  return { ok: true };
 }
 
 /** Linux: orphaned descendants are re-parented to this process instead of init. */

@@ -2,10 +2,16 @@
  * A deadline `ms` after the last touch(), for the stream stall timeouts
  * (http.ts): one timer, rescheduled only when it fires early, so touching it
  * for every event costs a clock read. hold() stops its clock until
- * release() (zot waiting on its own output): that time does not count.
+ * release() (zot waiting on its own output): that time does not count;
+ * neither does time the process spent stopped (common/stopped-time.ts:
+ * Ctrl+Z until `fg`), when the other side may well have answered.
  */
+import { stoppedTime } from "../common/stopped-time.ts";
+
 export class Deadline {
   private last = 0;
+  /** stoppedTime() when `last` was taken: a stop since then moves the deadline by its length. */
+  private stoppedAtLast = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running = false;
   private heldAt: number | undefined;
@@ -17,12 +23,14 @@ export class Deadline {
 
   start(): void {
     this.last = performance.now();
+    this.stoppedAtLast = stoppedTime();
     this.running = true;
     this.schedule(this.ms);
   }
 
   touch(): void {
     this.last = performance.now();
+    this.stoppedAtLast = stoppedTime();
   }
 
   stop(): void {
@@ -40,7 +48,7 @@ export class Deadline {
     if (this.heldAt === undefined) return;
     this.last += performance.now() - this.heldAt;
     this.heldAt = undefined;
-    if (this.running) this.schedule(Math.max(1, this.last + this.ms - performance.now()));
+    if (this.running) this.schedule(Math.max(1, this.last + this.ms + (stoppedTime() - this.stoppedAtLast) - performance.now()));
   }
 
   private clearTimer(): void {
@@ -52,7 +60,7 @@ export class Deadline {
     this.clearTimer();
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      const left = this.last + this.ms - performance.now();
+      const left = this.last + this.ms + (stoppedTime() - this.stoppedAtLast) - performance.now();
       if (left > 1) this.schedule(left);
       else this.onExpire();
     }, delay);

@@ -6,6 +6,15 @@
  *
  * - Printable runs become one `text` Key; a bracketed paste one `paste` Key
  *   (CRLF and CR normalised to "\n"), however many chunks it spans.
+ * - Paste injection: a terminal that does not filter what it pastes sends a
+ *   copied `ESC [ 201 ~` as is, ending the paste early, and the rest of the
+ *   copied text (`\r` included) would be typed. So after a paste ends, the
+ *   paste and the input after it are held (pendingPaste()): when another
+ *   paste end arrives with no paste start before it (the real end, now a
+ *   stray one), everything up to it, the early end marker included, was
+ *   pasted text; a paste start gives the held paste and decodes the rest;
+ *   the caller calls flushPaste() after a short quiet time (~50 ms), which
+ *   gives the paste and decodes the held input as keys.
  * - Ctrl+letter (0x01–0x1a) is `{name:"a"…"z", ctrl}`, except Tab (0x09),
  *   Enter (0x0d) and Backspace (0x08, 0x7f); Ctrl+Space (0x00) is "space".
  * - CSI / SS3 keys: arrows, Home/End, PgUp/PgDn, Insert/Delete, F1–F12, with
@@ -201,8 +210,11 @@ export class KeyDecoder {
   #pending = "";
   /** Pieces of the paste in progress; undefined when not inside a paste. */
   #paste: string[] | undefined;
+  /** A paste that ended, held with the input after it until its end is known to be the real one (pendingPaste()). */
+  #afterPaste: { text: string; held: string; scanned: number } | undefined;
 
   feed(chunk: string): Key[] {
+    if (this.#afterPaste !== undefined) return this.#holdAfterPaste(chunk);
     const keys: Key[] = [];
     let input = this.#pending + chunk;
     this.#pending = "";
@@ -222,10 +234,11 @@ export class KeyDecoder {
           return keys;
         }
         this.#paste.push(input.slice(i, end));
-        keys.push({ kind: "paste", text: normalisePaste(this.#paste.join("")) });
+        flushText();
+        this.#afterPaste = { text: this.#paste.join(""), held: "", scanned: 0 };
         this.#paste = undefined;
-        i = end + PASTE_END.length;
-        continue;
+        keys.push(...this.#holdAfterPaste(input.slice(end + PASTE_END.length)));
+        return keys;
       }
       const code = input.charCodeAt(i);
       if (code === 0x1b) {
@@ -268,6 +281,40 @@ export class KeyDecoder {
     flushText();
     input = "";
     return keys;
+  }
+
+  /** Input after a paste end: a stray paste end in it makes it part of the paste; a paste start, or flushPaste(), ends the hold. */
+  #holdAfterPaste(chunk: string): Key[] {
+    const state = this.#afterPaste!;
+    state.held += chunk;
+    for (;;) {
+      const from = Math.max(0, state.scanned - (PASTE_START.length - 1));
+      const end = state.held.indexOf(PASTE_END, from);
+      const start = state.held.indexOf(PASTE_START, from);
+      if (end !== -1 && (start === -1 || end < start)) {
+        // The paste's real end: what came since the early end was pasted too.
+        state.text += PASTE_END + state.held.slice(0, end);
+        state.held = state.held.slice(end + PASTE_END.length);
+        state.scanned = 0;
+        continue;
+      }
+      if (start !== -1) return this.flushPaste();
+      state.scanned = state.held.length;
+      return [];
+    }
+  }
+
+  /** A paste ended and is held with the input after it (see the header): call flushPaste() after a quiet time. */
+  pendingPaste(): boolean {
+    return this.#afterPaste !== undefined;
+  }
+
+  /** No stray paste end came: the held paste, then the held input decoded as keys. */
+  flushPaste(): Key[] {
+    const state = this.#afterPaste;
+    if (state === undefined) return [];
+    this.#afterPaste = undefined;
+    return [{ kind: "paste", text: normalisePaste(state.text) }, ...this.feed(state.held)];
   }
 
   /** A lone ESC (or an ESC sequence that may be Alt+key) is held, waiting for more input. */

@@ -28,6 +28,12 @@
  * clearScreen() only. Per-frame work is proportional to the live region and
  * the lines committed since the last frame, never to the history.
  *
+ * suspend() (Ctrl+Z) erases the live region (leaving the alternate screen
+ * first) and shows the cursor, so the shell's prompt comes where the region
+ * was; nothing is drawn until resume(), which draws the whole region afresh
+ * where the cursor is then (below what the shell printed), at the size then;
+ * restart() does that alone (after a stop zot did not ask for).
+ *
  * A view marked `fullScreen` (a pager) is drawn on the alternate screen
  * (full-screen.ts) and the main screen is left untouched meanwhile: lines
  * committed then wait, and the first frame back on the main screen writes
@@ -118,6 +124,10 @@ export class Renderer {
   readonly #full = new FullScreen();
   /** The terminal was resized while a full-screen view was up: the main screen's region is redrawn whole on return. */
   #mainResized = false;
+  /** Between suspend() and resume(): nothing is drawn. */
+  #suspended = false;
+  /** After resume(): the next frame draws the region afresh at the cursor, as the first one does. */
+  #fresh = false;
 
   constructor(output: TerminalOutput, source: LiveSource, options: RendererOptions = {}) {
     this.#output = output;
@@ -154,7 +164,7 @@ export class Renderer {
   /** Draws the pending frame now. */
   flush(): void {
     this.#cancelTimer();
-    if (this.#stopped) return;
+    if (this.#stopped || this.#suspended) return;
     this.#frame("diff");
   }
 
@@ -166,22 +176,28 @@ export class Renderer {
    */
   resize(): void {
     this.#cancelTimer();
-    if (this.#stopped) return;
+    if (this.#stopped || this.#suspended) return;
     this.#frame(this.#drawnWidth === 0 ? "diff" : "resize");
   }
 
   /** Ctrl+L (scrollback: false) and /clear (scrollback: true): the only `CSI 2J` / `CSI 3J` the renderer writes. */
   clearScreen(options: { scrollback: boolean }): void {
     this.#cancelTimer();
-    if (this.#stopped) return;
+    if (this.#stopped || this.#suspended) return;
     this.#frame("diff"); // lines committed before the clear go out first, in call order
     this.#frame(options.scrollback ? "clear-scrollback" : "clear-screen");
     this.#stats.screenClears += 1;
   }
 
-  /** The last frame, then the live region erased (unless keepLive) and the cursor shown below what stays. Nothing is written after. */
+  /** The last frame, then the live region erased (unless keepLive) and the cursor shown below what stays (nothing while suspended). Nothing is written after. */
   stop(options: { keepLive?: boolean } = {}): void {
     if (this.#stopped) return;
+    if (this.#suspended) {
+      // The shell has the terminal (zot ends while suspended): the region was erased at suspend(); nothing is written.
+      this.#cancelTimer();
+      this.#stopped = true;
+      return;
+    }
     this.flush();
     this.#cancelTimer();
     this.#stopped = true;
@@ -193,6 +209,35 @@ export class Renderer {
     }
     out += SHOW_CURSOR + SYNC_OFF;
     this.#write(out);
+  }
+
+  /** Ctrl+Z: the last frame, then the live region erased and the cursor shown; nothing is drawn until resume(). */
+  suspend(): void {
+    if (this.#stopped || this.#suspended) return;
+    this.flush();
+    this.#suspended = true;
+    this.#write(`${SYNC_ON}${this.#full.leave()}\r${cursorUp(this.#cursorRow)}${ERASE_ROWS_BELOW}${SHOW_CURSOR}${SYNC_OFF}`);
+  }
+
+  /** Back from suspend(): the region is drawn whole where the cursor is now. */
+  resume(): void {
+    if (!this.#suspended) return;
+    this.#suspended = false;
+    this.restart();
+  }
+
+  /** Something else wrote to the terminal (a shell, while zot was stopped from outside): the region is drawn afresh where the cursor is, on a line of its own. */
+  restart(): void {
+    if (this.#stopped || this.#suspended) return;
+    this.#shown = [];
+    this.#shownCursor = undefined;
+    this.#cursorRow = 0;
+    this.#cursorCol = -1;
+    this.#extent = 1;
+    this.#chain = undefined;
+    this.#mainResized = false;
+    this.#fresh = true;
+    this.flush();
   }
 
   #cancelTimer(): void {
@@ -288,7 +333,8 @@ export class Renderer {
     this.#mainResized = false;
     const { lines, cursor } = this.#layout(view, width, maxHeight);
     const commits = this.#pending;
-    const first = this.#drawnWidth === 0;
+    const first = this.#drawnWidth === 0 || this.#fresh;
+    this.#fresh = false;
     if (leaving === "" && mode === "diff" && !first && commits.length === 0 && sameLines(lines, this.#shown) && sameCursor(cursor, this.#shownCursor)) {
       return;
     }

@@ -14,7 +14,10 @@
  * If the kitty answer arrives, flags 1 (disambiguate) are pushed
  * (`CSI > 1 u`) and kittyKeyboard becomes true. Input is decoded by a
  * KeyDecoder; a lone ESC is delivered as Escape after ESCAPE_TIMEOUT_MS
- * without more input (2 ms with kitty, where Esc is never a lone byte).
+ * without more input (2 ms with kitty, where Esc is never a lone byte);
+ * a paste is delivered PASTE_SETTLE_MS after the input following it goes
+ * quiet, or at once when a stray paste end shows that an early end marker
+ * was part of the pasted text (keys.ts: paste injection).
  * Resizes call onResize: once per stdout "resize" event, and once for a
  * SIGWINCH that brings no such event within SIGWINCH_SETTLE_MS (a window
  * sized away and back before the signal was handled: the screen was
@@ -28,6 +31,27 @@
  * that arrives meanwhile, minus those two answers, is kept for start(); a
  * late answer is consumed by the KeyDecoder like every terminal reply.
  *
+ * suspend(back) (Ctrl+Z) gives the terminal back as restore() does, stops
+ * zot's process group with SIGTSTP (as the terminal's own Ctrl+Z would; the
+ * shell takes over until `fg`), and once it runs in the foreground again
+ * takes raw mode, paste and the kitty flags back, re-reads the size and
+ * calls `back`. Continued in the background (`bg`, `kill %1`, which sends
+ * SIGCONT after its signal) it waits for the SIGCONT of a later `fg`, and
+ * restore() then touches nothing (zot may be exiting: setting the modes
+ * from the background would stop it again with SIGTTOU). It resolves with
+ * whether the process was stopped (a SIGCONT came): without a job-control
+ * shell (an orphaned process group, e.g. zot run directly as a tmux pane's
+ * command) the kernel ignores SIGTSTP and nothing stops. canSuspend() is
+ * false (and suspend() stops nothing) on Windows and where the terminal is
+ * not zot's controlling one with zot's group in its foreground.
+ * A SIGTSTP from outside (`kill -TSTP`) is caught while started and passed
+ * to onStopRequest (the chat screen suspends as for Ctrl+Z). A stop zot did
+ * not ask for (SIGSTOP) is seen
+ * when it ends (SIGCONT): when the terminal is in cooked mode then (`stty
+ * -a`: a job-control shell had it meanwhile), raw mode, paste and the kitty
+ * flags (set, not pushed again) are taken back, the size re-read, and
+ * onContinue called; still in raw mode, nobody touched it and nothing is done.
+ *
  * restore() (idempotent) pops the kitty flags, turns paste off, ends any
  * synchronized frame, shows the cursor and returns to cooked mode. It also
  * runs on process exit (normal, process.exit, an uncaught error: all reach
@@ -36,13 +60,20 @@
  * so the process ends as it would have.
  */
 import { writeSync } from "node:fs";
+import { ignoreSignal, SIGTTOU } from "../common/libc.ts";
+import { addStoppedTime } from "../common/stopped-time.ts";
 import type { ReflowModel } from "./frame.ts";
+import { canStop, inForeground, ttyCooked } from "./job-control.ts";
 import { KeyDecoder } from "./keys.ts";
 import type { TerminalOutput, TerminalSize } from "./renderer.ts";
 import type { Key } from "./types.ts";
 
 export const ESCAPE_TIMEOUT_MS = 30;
+/** Quiet time after a paste (and the input right after it) before the paste is delivered (keys.ts pendingPaste). */
+export const PASTE_SETTLE_MS = 50;
 const KITTY_ESCAPE_TIMEOUT_MS = 2;
+/** How long suspend() waits, once running again, for the SIGCONT that says it was stopped. */
+const SIGCONT_WAIT_MS = 100;
 /** How long a SIGWINCH waits for stdout's "resize" event before it is reported on its own. */
 const SIGWINCH_SETTLE_MS = 50;
 const PASTE_ON = "\x1b[?2004h";
@@ -50,6 +81,8 @@ const PASTE_OFF = "\x1b[?2004l";
 const KITTY_QUERY = "\x1b[?u";
 const DA1_QUERY = "\x1b[c";
 const KITTY_PUSH = "\x1b[>1u";
+/** Sets the current kitty flags to 1 without pushing (after an outside stop the entry pushed at start may still be there). */
+const KITTY_SET = "\x1b[=1;1u";
 const KITTY_POP = "\x1b[<u";
 const SHOW_CURSOR = "\x1b[?25h";
 const SYNC_OFF = "\x1b[?2026l";
@@ -62,6 +95,10 @@ const SIGNALS = ["SIGTERM", "SIGHUP", "SIGQUIT", "SIGINT"] as const;
 export interface TerminalInput {
   onKey(key: Key): void;
   onResize(): void;
+  /** zot runs again after a stop it did not ask for (SIGSTOP): the terminal was taken back; redraw. */
+  onContinue?(): void;
+  /** A SIGTSTP came from outside (`kill -TSTP`): suspend as Ctrl+Z does (suspend()), so the terminal is handed over clean. */
+  onStopRequest?(): void;
 }
 
 export interface Terminal extends TerminalOutput {
@@ -69,6 +106,10 @@ export interface Terminal extends TerminalOutput {
   start(input: TerminalInput): void;
   /** Idempotent: pop kitty flags, paste off, cursor visible, cooked mode. */
   restore(): void;
+  /** Ctrl+Z: terminal restored, process group stopped; `back` runs once the terminal is taken back (in the foreground again; at once when it cannot stop); resolves with whether it stopped. */
+  suspend(back: () => void): Promise<boolean>;
+  /** Whether suspend() can stop zot for a shell: it is the foreground process group of its controlling terminal. */
+  canSuspend(): boolean;
   /** Before start(): asks the background colour (OSC 11); its payload, or undefined without an answer within `timeoutMs`. */
   probeBackground(timeoutMs: number): Promise<string | undefined>;
   /** The terminal answered the kitty keyboard query. */
@@ -105,6 +146,13 @@ export function processTerminal(): Terminal {
   const reflow = reflowModel(process.env);
   let started = false;
   let kitty = false;
+  /**
+   * The terminal is the shell's (after suspend(), or an outside stop seen while zot is in the background): raw mode
+   * and the rest are taken back, and `back` called, once zot runs in the foreground again; restore() leaves it alone.
+   */
+  let handedOver: { readonly back: () => void } | undefined;
+  /** start()'s SIGTSTP listener; suspend() takes it off while it stops the group (else the signal would be caught, not stop). */
+  let stopListener: (() => void) | undefined;
   let detach: (() => void) | undefined;
   /** Input that arrived during probeBackground (its answers removed), for start(). */
   let early = "";
@@ -120,6 +168,15 @@ export function processTerminal(): Terminal {
     }
     if (!started) return;
     started = false;
+    if (handedOver !== undefined) {
+      // The shell has the terminal (zot ends while suspended: `kill %1`): nothing of zot's is left in it to undo.
+      // Bun still resets the terminal's modes as the process exits, which from the background would stop zot again
+      // (SIGTTOU, "Stopped (tty output)") instead of letting it end: the signal is ignored from here on.
+      handedOver = undefined;
+      if (!inForeground()) ignoreSignal(SIGTTOU);
+      stdin.pause();
+      return;
+    }
     writeAllSync(1, `${SYNC_OFF}${kitty ? KITTY_POP : ""}${PASTE_OFF}${SHOW_CURSOR}`);
     try {
       if (stdin.isTTY) stdin.setRawMode(false);
@@ -153,7 +210,13 @@ export function processTerminal(): Terminal {
       if (escapeTimer !== undefined) clearTimeout(escapeTimer);
       escapeTimer = undefined;
       deliver(decoder.feed(text));
-      if (decoder.pendingEscape()) {
+      if (decoder.pendingPaste()) {
+        escapeTimer = setTimeout(() => {
+          escapeTimer = undefined;
+          deliver(decoder.flushPaste());
+          if (decoder.pendingPaste() || decoder.pendingEscape()) onData("");
+        }, PASTE_SETTLE_MS);
+      } else if (decoder.pendingEscape()) {
         escapeTimer = setTimeout(
           () => {
             escapeTimer = undefined;
@@ -181,6 +244,31 @@ export function processTerminal(): Terminal {
         input.onResize();
       }, SIGWINCH_SETTLE_MS);
     };
+    // Stopped from outside (SIGSTOP, a SIGTSTP sent by kill) and continued: a job-control shell had the terminal
+    // meanwhile and set it back to cooked mode, so raw mode, paste and the kitty flags are taken back and the screen
+    // redrawn.
+    const onContinue = (): void => {
+      if (handedOver !== undefined) {
+        takeBack();
+        return;
+      }
+      // Still in raw mode: nobody had the terminal meanwhile (a plain SIGSTOP / SIGCONT), nothing to take back.
+      if (!ttyCooked()) return;
+      if (!inForeground()) {
+        // Continued in the background (`bg`, or `kill %1`, which sends SIGCONT after the signal): wait for `fg`.
+        handedOver = { back: () => input.onContinue?.() };
+        return;
+      }
+      try {
+        // setRawMode(true) does nothing while the stream believes it is raw already: off first, so it is set again.
+        if (stdin.isTTY) stdin.setRawMode(false).setRawMode(true);
+      } catch {
+        // stdin is gone
+      }
+      writeAllSync(1, `${PASTE_ON}${kitty ? KITTY_SET : ""}`);
+      (stdout as { _refreshSize?: () => void })._refreshSize?.();
+      input.onContinue?.();
+    };
     const onSignal = (signal: NodeJS.Signals): void => {
       // Only when nobody else handles it: restore, then end the way the signal would have.
       if (process.listenerCount(signal) > 1) return;
@@ -193,6 +281,12 @@ export function processTerminal(): Terminal {
     stdin.on("data", onData);
     stdout.on("resize", onStdoutResize);
     process.on("SIGWINCH", onResize);
+    process.on("SIGCONT", onContinue);
+    const onStop = (): void => input.onStopRequest?.();
+    if (process.platform !== "win32") {
+      stopListener = onStop;
+      process.on("SIGTSTP", onStop);
+    }
     process.once("exit", restore);
     for (const signal of SIGNALS) process.on(signal, onSignal);
     stdin.resume();
@@ -205,9 +299,71 @@ export function processTerminal(): Terminal {
       stdin.off("data", onData);
       stdout.off("resize", onStdoutResize);
       process.off("SIGWINCH", onResize);
+      process.off("SIGCONT", onContinue);
+      if (stopListener !== undefined) process.off("SIGTSTP", stopListener);
+      stopListener = undefined;
       process.off("exit", restore);
       for (const signal of SIGNALS) process.off(signal, onSignal);
     };
+  };
+
+  const setRaw = (on: boolean): void => {
+    try {
+      if (stdin.isTTY) stdin.setRawMode(on);
+    } catch {
+      // stdin is gone: nothing to set
+    }
+  };
+
+  /** After suspend(): once zot is the terminal's foreground again, raw mode, paste and the kitty flags come back. */
+  const takeBack = (): void => {
+    const held = handedOver;
+    if (held === undefined || !started || !inForeground()) return;
+    handedOver = undefined;
+    setRaw(true);
+    writeAllSync(1, `${PASTE_ON}${kitty ? KITTY_PUSH : ""}`);
+    // The window may have been resized while the shell had it: no SIGWINCH reaches a stopped process group.
+    (stdout as { _refreshSize?: () => void })._refreshSize?.();
+    held.back();
+  };
+
+  const suspend = (back: () => void): Promise<boolean> => {
+    if (!started || handedOver !== undefined || !canStop()) {
+      back();
+      return Promise.resolve(false);
+    }
+    writeAllSync(1, `${SYNC_OFF}${kitty ? KITTY_POP : ""}${PASTE_OFF}${SHOW_CURSOR}`);
+    setRaw(false);
+    handedOver = { back };
+    let continued = false;
+    const onContinue = (): void => {
+      continued = true;
+    };
+    process.on("SIGCONT", onContinue);
+    const stoppedAt = performance.now();
+    const listener = stopListener;
+    if (listener !== undefined) process.off("SIGTSTP", listener);
+    try {
+      // The whole process group, as the terminal's Ctrl+Z would: the kernel stops it here (until `fg`), or ignores
+      // the signal when no job-control shell is there to continue it. (With no listener left, SIGTSTP stops.)
+      process.kill(0, "SIGTSTP");
+    } catch {
+      // not permitted: nothing stopped
+    } finally {
+      if (listener !== undefined && stopListener === listener) process.on("SIGTSTP", listener);
+    }
+    // Timeouts that wait for the other side (the model stream's stall deadlines) do not count the stop.
+    addStoppedTime(performance.now() - stoppedAt);
+    // Running again: in the foreground (`fg`, or nothing stopped) the terminal is taken back now; in the background
+    // (`bg`, `kill %1`) at the SIGCONT of a later `fg` (start()'s listener).
+    takeBack();
+    // The SIGCONT handler runs from the event loop, after this: wait a moment for it.
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        process.off("SIGCONT", onContinue);
+        resolve(continued);
+      }, SIGCONT_WAIT_MS),
+    );
   };
 
   const probeBackground = (timeoutMs: number): Promise<string | undefined> => {
@@ -245,6 +401,8 @@ export function processTerminal(): Terminal {
     write: (data) => writeAllSync(1, data),
     start,
     restore,
+    suspend,
+    canSuspend: canStop,
     get kittyKeyboard() {
       return kitty;
     },

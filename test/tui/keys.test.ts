@@ -6,9 +6,10 @@ function k(name: string, mods: { ctrl?: boolean; alt?: boolean; shift?: boolean 
   return { kind: "key", name, ctrl: mods.ctrl ?? false, alt: mods.alt ?? false, shift: mods.shift ?? false };
 }
 
+/** The keys of `chunks`, then what a quiet time after them gives (a paste is held until then, or until its end is known). */
 function decode(...chunks: string[]): Key[] {
   const decoder = new KeyDecoder();
-  return chunks.flatMap((chunk) => decoder.feed(chunk));
+  return [...chunks.flatMap((chunk) => decoder.feed(chunk)), ...decoder.flushPaste()];
 }
 
 /** Every way of cutting `input` into two chunks decodes to the same keys. */
@@ -16,7 +17,7 @@ function expectSplitInvariant(input: string, expected: Key[]): void {
   expect(decode(input)).toEqual(expected);
   for (let cut = 1; cut < input.length; cut++) {
     const decoder = new KeyDecoder();
-    const keys = [...decoder.feed(input.slice(0, cut)), ...decoder.feed(input.slice(cut))];
+    const keys = [...decoder.feed(input.slice(0, cut)), ...decoder.feed(input.slice(cut)), ...decoder.flushPaste()];
     // Text runs may be split in two at the cut; join adjacent text keys before comparing.
     expect(joinText(keys)).toEqual(joinText(expected));
   }
@@ -141,8 +142,35 @@ describe("KeyDecoder", () => {
     const decoder = new KeyDecoder();
     const keys: Key[] = [];
     for (const ch of "\x1b[200~hello\x1b[201~") keys.push(...decoder.feed(ch));
+    keys.push(...decoder.flushPaste());
     expect(keys).toEqual([{ kind: "paste", text: "hello" }]);
     expect(decoder.pendingEscape()).toBe(false);
+  });
+
+  test("paste injection: an early paste end inside the pasted text does not end the paste", () => {
+    // A terminal that does not filter pastes sends the copied ESC [ 201 ~ as is; the real end follows, now stray.
+    expectSplitInvariant("\x1b[200~hello\x1b[201~\rinjected\r\x1b[201~z", [
+      { kind: "paste", text: "hello\x1b[201~\ninjected\n" },
+      { kind: "text", text: "z" },
+    ]);
+    // Twice over, and across many small chunks.
+    const decoder = new KeyDecoder();
+    const keys: Key[] = [];
+    for (const ch of "\x1b[200~a\x1b[201~\x03b\x1b[201~c\x1b[201~") keys.push(...decoder.feed(ch));
+    expect(keys).toEqual([]);
+    expect(decoder.pendingPaste()).toBe(true);
+    keys.push(...decoder.flushPaste());
+    expect(keys).toEqual([{ kind: "paste", text: "a\x1b[201~\x03b\x1b[201~c" }]);
+    expect(decoder.pendingPaste()).toBe(false);
+    // A paste start ends the hold at once; keys between two pastes stay keys.
+    expect(decoder.feed("\x1b[200~one\x1b[201~x\r\x1b[200~two\x1b[201~")).toEqual([
+      { kind: "paste", text: "one" },
+      { kind: "text", text: "x" },
+      k("enter"),
+    ]);
+    expect(decoder.flushPaste()).toEqual([{ kind: "paste", text: "two" }]);
+    // Without a stray end, what followed the paste is typed after the quiet time.
+    expect(decode("\x1b[200~p\x1b[201~\x1b[A\r")).toEqual([{ kind: "paste", text: "p" }, k("up"), k("enter")]);
   });
 
   test("terminal replies are consumed, never keys", () => {

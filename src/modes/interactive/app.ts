@@ -15,7 +15,7 @@ import type { ConfirmAnswer, ConfirmRequest, PermissionGate } from "../../agent/
 import type { ExtensionUI, NoteLevel } from "../../ext/host.ts";
 import type { Catalog } from "../../providers/index.ts";
 import { OverlayStack } from "./overlays.ts";
-import { Editor, type LiveSource, type Overlay, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
+import { Editor, KeyClock, type LiveSource, type Overlay, type LiveView, type TerminalSize, TextViewer, type Theme } from "../../tui/index.ts";
 import type { HeadlessRuntime } from "../setup.ts";
 import { Chat } from "./chat.ts";
 import { ContextGauge } from "./context-gauge.ts";
@@ -61,6 +61,8 @@ export interface AppOptions {
   readonly catalog: () => Promise<Catalog>;
   /** The terminal's size now (lines are laid out at its width). */
   readonly size: () => TerminalSize;
+  /** Ctrl+Z: give the terminal to the shell until `fg` (index.ts); resolves with whether zot was stopped. */
+  readonly suspend?: () => Promise<boolean>;
 }
 
 export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
@@ -81,6 +83,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly options: AppOptions;
   readonly panels: PanelHost;
   readonly overlays = new OverlayStack();
+  /** When keys arrive (keymap.ts stamps each): questions that open by themselves ignore answers typed in a burst. */
+  readonly keyClock = new KeyClock();
   /** This session's subagents (the supervisor's events): live lines and /agents. */
   readonly subagents: SubagentTracker | undefined;
   readonly #unsubscribeSubagents: () => void;
@@ -137,6 +141,7 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
       options.theme,
       () => this.frame(),
       (request, choice) => this.#confirmed(request, choice),
+      this.keyClock,
     );
     this.panels = new PanelHost({
       send: (extension, frame) => this.runtime.extensions?.manager.connection(extension)?.send(frame) ?? false,
@@ -203,6 +208,17 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
 
   frame(): void {
     this.#screen?.requestFrame();
+  }
+
+  /** Ctrl+Z: suspended until `fg`, then the live region is drawn again; says so when there is no shell to return to. */
+  suspend(): void {
+    const suspend = this.options.suspend;
+    if (suspend === undefined) return;
+    void suspend().then((stopped) => {
+      if (stopped) return;
+      this.showHint(process.platform === "win32" ? "Ctrl+Z does not suspend on Windows" : "Ctrl+Z: no job-control shell to return to (zot was not started from one)");
+      this.frame();
+    });
   }
 
   clearScreen(scrollback: boolean): void {

@@ -9,12 +9,14 @@
  * `[y] allow once  [a] always this tool  [A] always all  [n] deny`.
  * Keys: y/a/A/n (or 1-4, as in the original), ←/→ or ↑/↓ then Enter, Esc → cancel;
  * every other key is swallowed while a question is open (Ctrl+C still stops
- * the turn: keymap.ts handles it first). Requests queue: one dialog at a
+ * the turn: keymap.ts handles it first). An answer (a letter, a digit or
+ * Enter) less than TYPEAHEAD_QUIET_MS after a typed key is ignored
+ * (key-clock.ts): typing meant for the prompt never answers. Requests queue: one dialog at a
  * time, `(N more waiting)` when several wait. A request whose signal aborts
  * (turn cancelled, /yolo) leaves the queue and answers "cancel".
  */
 import type { ConfirmAnswer, ConfirmRequest, Confirmer } from "../../agent/permissions.ts";
-import { ChoiceDialog, displayText, type Key, type Overlay, type Theme } from "../../tui/index.ts";
+import { ChoiceDialog, displayText, type Key, type KeyClock, type Overlay, type Theme } from "../../tui/index.ts";
 
 interface PendingQuestion {
   readonly request: ConfirmRequest;
@@ -48,9 +50,11 @@ export class ConfirmQuestion implements Confirmer {
   readonly #theme: Theme;
   readonly #changed: () => void;
   readonly #answered: (request: ConfirmRequest, choice: ConfirmAnswer) => void;
+  readonly #clock: KeyClock | undefined;
 
-  constructor(theme: Theme, changed: () => void, answered: (request: ConfirmRequest, choice: ConfirmAnswer) => void) {
+  constructor(theme: Theme, changed: () => void, answered: (request: ConfirmRequest, choice: ConfirmAnswer) => void, clock?: KeyClock) {
     this.#theme = theme;
+    this.#clock = clock;
     this.#changed = changed;
     this.#answered = answered;
   }
@@ -100,11 +104,12 @@ export class ConfirmQuestion implements Confirmer {
     const current = this.#queue[0];
     if (current === undefined) return false;
     const digit = key.kind === "text" ? CHOICES.find((choice) => choice.digit === key.text) : undefined;
+    const dialog = this.dialog;
     if (digit !== undefined) {
+      if (dialog instanceof ChoiceDialog && dialog.typedAhead()) return true;
       this.#choose(current, digit.value);
       return true;
     }
-    const dialog = this.dialog;
     if (dialog !== undefined) dialog.handleKey(key);
     this.#changed();
     return true;
@@ -129,6 +134,7 @@ export class ConfirmQuestion implements Confirmer {
       lines,
       choices: CHOICES.map(({ key, label, value }) => ({ key, label, value })),
       escape: "cancel",
+      ...(this.#clock === undefined ? {} : { typeahead: this.#clock }),
       onChoose: (value) => this.#choose(question, isAnswer(value) ? value : "cancel"),
     });
   }

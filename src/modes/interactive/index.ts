@@ -140,6 +140,12 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
       history: new PromptHistory({ zotHome: paths.home, cwd: runtime.cwd, warn: (text) => warn(text) }),
       catalog: () => (catalog ??= loadCatalog(paths.modelsFile, paths.modelsCacheFile)),
       size: () => tty.size,
+      suspend: async () => {
+        // The live region is erased first, so the shell's prompt comes where it was; on `fg` it is drawn again below.
+        if (!tty.canSuspend()) return false;
+        renderer?.suspend();
+        return tty.suspend(() => renderer?.resume());
+      },
     });
     app = started;
     confirmer = started.confirmer;
@@ -167,6 +173,12 @@ export async function runInteractive(flags: MainFlags): Promise<number> {
         screen.requestFrame();
       },
       onResize: () => screen.resize(),
+      // Continued after an outside stop during which a shell had the terminal: the region is drawn again below its output.
+      onContinue: () => screen.restart(),
+      // kill -TSTP: the same as Ctrl+Z (the live region erased and the terminal restored before zot stops).
+      onStopRequest: () => {
+        if (!started.exiting) started.suspend();
+      },
     });
     started.attach(screen);
     screen.flush();

@@ -3,8 +3,12 @@
  *  1. Ctrl+C: closes the top overlay, else a panel, else cancels the
  *     running turn (dropping the queue), else clears the draft; a second
  *     press within 2 s exits.
+ *     Ctrl+Z suspends zot (the shell's job control; `fg` brings it back),
+ *     whatever is open.
  *  2. An open --no-yolo question (a dialog above every overlay, confirm.ts)
- *     takes every key (y/a/A/n or 1-4, ←/→ or ↑/↓ and Enter, Esc cancels).
+ *     takes every key (y/a/A/n or 1-4, ←/→ or ↑/↓ and Enter, Esc cancels;
+ *     an answer that comes in a burst of typing is ignored: every key is
+ *     stamped on app.keyClock first).
  *  3. The top overlay (help, the Ctrl+O full-output view, dialogs and
  *     pickers: overlays.ts) takes every key it uses; Esc closes it.
  *  4. An open extension panel (panel-host.ts): Esc closes it (panel_close;
@@ -55,7 +59,9 @@ function escape(app: InteractiveApp): void {
 }
 
 export function handleKey(app: InteractiveApp, key: Key): void {
+  app.keyClock.keyArrived(key);
   if (isKey(key, "c", { ctrl: true })) return interrupt(app);
+  if (isKey(key, "z", { ctrl: true })) return app.suspend();
   if (app.confirmer.handleKey(key)) return;
   if (app.overlays.handleKey(key)) return;
   if (app.panels.handleKey(key)) return;

@@ -2,11 +2,14 @@
  * The live region, top to bottom: what still runs in the chat (streaming
  * text tail, running tool cards) or, instead, the top overlay (dialogs and
  * pickers; the --no-yolo question comes before them all: it gets the chat's
- * rows and places the caret, or hides it — a full-screen overlay, a pager
+ * rows (on a short terminal a question takes the rows it needs first, and
+ * the rows under it give way) and places the caret, or hides it — a
+ * full-screen overlay, a pager
  * such as help or the Ctrl+O view, is the whole view instead); the
  * extension load failures kept at the bottom of the chat (ext-problems.ts);
  * the extension panel (not drawn under an overlay: it takes what it needs
- * of the chat's rows, at least 3, scrolling when taller: panel.ts);
+ * of the chat's rows, at least 3, scrolling when taller: panel.ts; on a
+ * short terminal the chat part, the rule and the editor give way to it);
  * extension notes; queued prompts as chips; a line per running subagent
  * (subagents.ts); the
  * temporary /reload-ext status; the popup; a rule; the editor; the status
@@ -73,10 +76,16 @@ export function composeLive(app: InteractiveApp, width: number, height: number, 
     return { view: { lines: overlay.render(width, height), cursor: at, fullScreen: true }, rowsHeld };
   }
   if (overlay !== undefined) {
-    // An overlay takes the chat's rows (at least a few) and the keyboard: the caret is its own, or hidden.
-    const rows = overlay.render(width, Math.max(3, room));
-    const at = overlay.cursor?.(width, Math.max(3, room));
-    const lines = [...rows, ...middle, rule, ...editorRows, ...status];
+    // An overlay takes the chat's rows (at least a few) and the keyboard: the caret is its own, or hidden. On a short
+    // terminal a question gets the rows it needs (neededRows) before the rows under it, which give way from the top
+    // (the status bar stays longest): the renderer would otherwise keep the bottom rows and cut what is asked.
+    const budget = Math.max(1, height); // the renderer's own bound: it keeps the bottom rows of a taller view
+    const overlayRows = Math.min(budget, Math.max(3, room, overlay.neededRows?.(width) ?? 0));
+    const rows = overlay.render(width, overlayRows);
+    const at = overlay.cursor?.(width, overlayRows);
+    const below = [...middle, rule, ...editorRows, ...status];
+    const cut = Math.max(0, rows.length + below.length - budget);
+    const lines = [...rows, ...below.slice(Math.min(cut, below.length))];
     return { view: { lines, cursor: at === undefined ? undefined : { row: at.row, col: at.col } }, rowsHeld };
   }
   const panel = app.panel === undefined ? [] : panelBox(app.panel, width, Math.max(3, room), theme);
@@ -89,8 +98,18 @@ export function composeLive(app: InteractiveApp, width: number, height: number, 
   const held = app.active === undefined ? 0 : Math.min(chatRoom, clipped.length + MAX_HELD_ROWS, rowsHeld);
   const shown = clipped.length < held ? [...clipped, ...new Array<string>(held - clipped.length).fill("")] : clipped;
   const above = [...shown, ...panel, ...middle, rule];
+  const nextHeld = app.active === undefined ? 0 : Math.max(held, clipped.length);
+  if (app.panel !== undefined && above.length + editorRows.length + status.length > height) {
+    // Short of rows: the panel has the keyboard and the editor's caret is hidden, so the chat part, the rule and the
+    // editor give way first (the renderer would keep the bottom rows and cut the panel), then the notes and chips from
+    // the top; the status bar goes last.
+    const box = panelBox(app.panel, width, Math.max(3, height - status.length), theme);
+    const rest = [...middle, ...status];
+    const lines = [...box, ...rest.slice(Math.min(rest.length, Math.max(0, box.length + rest.length - height)))];
+    return { view: { lines }, rowsHeld: nextHeld };
+  }
   return {
     view: { lines: [...above, ...editorRows, ...status], cursor: app.panel === undefined ? { row: above.length + caret.row, col: caret.col } : undefined },
-    rowsHeld: app.active === undefined ? 0 : Math.max(held, clipped.length),
+    rowsHeld: nextHeld,
   };
 }

@@ -9,9 +9,10 @@
  * nothing is recorded. Setup may ask before the screen exists: questions
  * wait until attach(). After the answer a transcript line says what
  * happened (global extensions start either way: the gate covers the
- * project's own only).
+ * project's own only). An answer less than TYPEAHEAD_QUIET_MS after a typed
+ * key is ignored (key-clock.ts).
  */
-import { displayText, ChoiceDialog, type Overlay, type Theme } from "../../tui/index.ts";
+import { displayText, ChoiceDialog, type KeyClock, type Overlay, type Theme } from "../../tui/index.ts";
 import { describeChanges, itemTrustState, mcpConfigFile, type ProjectTrustStatus } from "../../trust/index.ts";
 import { notStartedText, type TrustChoice } from "../project-trust.ts";
 import { describeMcpServerNames, readMcpServerNames } from "./mcp-server-names.ts";
@@ -20,6 +21,8 @@ export const TRUST_TITLE = "run this project's extensions?";
 
 export interface TrustDialogHost {
   readonly theme: Theme;
+  /** Answers typed in a burst (meant for the prompt) are ignored (key-clock.ts). */
+  readonly keyClock: KeyClock;
   openOverlay(overlay: Overlay): void;
   readonly chat: { info(text: string): void; success(text: string): void; warn(text: string): void };
 }
@@ -106,6 +109,7 @@ export class TrustPrompt {
         lines: trustDialogLines(question.status, host.theme),
         choices: CHOICES,
         escape: "dismiss",
+        typeahead: host.keyClock,
         onChoose: (value) => finish(isChoice(value) ? value : "dismiss"),
         onClose: () => finish("dismiss"),
       }),

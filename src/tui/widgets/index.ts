@@ -8,6 +8,7 @@ export { ScrollView, type ScrollViewOptions } from "./scroll-view.ts";
 export { type SelectItem, SelectList, type SelectListOptions } from "./select-list.ts";
 export { formatElapsed, SPINNER_FRAME_MS, spinnerFrame } from "./spinner.ts";
 export { type Choice, ChoiceDialog, type ChoiceDialogOptions } from "./choice-dialog.ts";
+export { KeyClock, TYPEAHEAD_QUIET_MS } from "./key-clock.ts";
 export { InputDialog, type InputDialogOptions } from "./input-dialog.ts";
 export { type ListAction, ListDialog, type ListDialogOptions } from "./list-dialog.ts";
 export { isPlainKey, type Overlay, type OverlayResult } from "./overlay.ts";

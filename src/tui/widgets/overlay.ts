@@ -8,6 +8,9 @@
  * (a row within the last render), undefined hides it. onClose runs once
  * when the owner removes the overlay, whatever the reason (Esc, a choice,
  * /clear, exit), so a caller waiting on a dialog always hears back.
+ * neededRows(width), when given, is how many rows the overlay needs to be
+ * understood (a question: all of it); the chat screen gives it that many
+ * before the rows under it (the editor, the status bar) on a short terminal.
  */
 import type { CursorPosition, Key } from "../types.ts";
 
@@ -20,6 +23,8 @@ export interface Overlay {
   render(width: number, maxRows: number): readonly string[];
   handleKey(key: Key): OverlayResult;
   cursor?(width: number, maxRows: number): CursorPosition | undefined;
+  /** Rows it needs to be understood at this width (a question: its whole box); rows under it give way first. */
+  neededRows?(width: number): number;
   onClose?(): void;
 }
 

@@ -8,6 +8,7 @@ import { visibleWidth } from "../../../src/tui/text.ts";
 import { createTheme } from "../../../src/tui/theme.ts";
 import type { Key } from "../../../src/tui/types.ts";
 import { ChoiceDialog } from "../../../src/tui/widgets/choice-dialog.ts";
+import { KeyClock, TYPEAHEAD_QUIET_MS } from "../../../src/tui/widgets/key-clock.ts";
 import { InputDialog } from "../../../src/tui/widgets/input-dialog.ts";
 import { ListDialog } from "../../../src/tui/widgets/list-dialog.ts";
 import type { Overlay } from "../../../src/tui/widgets/overlay.ts";
@@ -186,6 +187,57 @@ describe("ChoiceDialog", () => {
     expect(answers).toEqual(["all", "cancel", "tool", "all"]);
     expect(dialog.render(60, 10).join("\n")).toContain("[y] allow once");
     for (const width of [1, 8, 30]) expectFits(dialog, width, 3);
+  });
+
+  test("short of rows it keeps what is asked before the rest of the answers; neededRows is the whole box", () => {
+    const choices = [
+      { key: "y", label: "allow once", value: "once" },
+      { key: "a", label: "always this tool", value: "tool" },
+      { key: "A", label: "always all", value: "all" },
+      { key: "n", label: "deny", value: "deny" },
+    ];
+    const dialog = new ChoiceDialog({ theme, title: "allow?", lines: ["bash  rm -rf build"], choices, onChoose: () => {} });
+    // At 30 columns the answers take three rows: the box is six.
+    expect(dialog.neededRows(30)).toBe(6);
+    expect(dialog.render(30, 6).length).toBe(6);
+    const short = dialog.render(30, 5);
+    expect(short.length).toBe(5);
+    expect(short[1]).toContain("rm -rf build");
+    expect(short[2]).toContain("[y] allow once");
+    expect(short.at(-1)).toContain("╰");
+    for (const rows of [1, 2, 3, 4]) expectFits(dialog, 30, rows);
+    expect(dialog.render(30, 3)[1]).toContain("rm -rf build");
+  });
+});
+
+describe("ChoiceDialog with a key clock (typing ahead)", () => {
+  test("an answer right after a typed key is ignored; after a pause, Enter, a paste or Esc it counts", () => {
+    let now = 1_000;
+    const clock = new KeyClock(() => now);
+    const chosen: string[] = [];
+    const dialog = (): ChoiceDialog =>
+      new ChoiceDialog({ theme, title: "allow?", choices: [{ key: "y", label: "yes", value: "yes" }, { key: "n", label: "no", value: "no" }], escape: "cancel", typeahead: clock, onChoose: (value) => chosen.push(value) });
+    const press = (target: ChoiceDialog, input: Key, after: number): string => {
+      now += after;
+      clock.keyArrived(input);
+      return target.handleKey(input);
+    };
+    const open = dialog();
+    // The first key ever counts (nothing was typed before it).
+    expect(press(open, text("y"), 0)).toBe("close");
+    const typing = dialog();
+    press(typing, text("q"), 1_000);
+    expect(press(typing, text("y"), 50)).toBe("handled");
+    expect(press(typing, key("enter"), TYPEAHEAD_QUIET_MS - 1)).toBe("handled");
+    // Enter is not typing: the next answer counts even right after it.
+    expect(press(typing, text("n"), 10)).toBe("close");
+    const paused = dialog();
+    press(paused, key("backspace"), 1_000);
+    expect(press(paused, text("y"), TYPEAHEAD_QUIET_MS)).toBe("close");
+    const escaped = dialog();
+    press(escaped, text("q"), 1_000);
+    expect(press(escaped, key("escape"), 1)).toBe("close");
+    expect(chosen).toEqual(["yes", "no", "yes", "cancel"]);
   });
 });
 
