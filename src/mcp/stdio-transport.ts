@@ -15,7 +15,8 @@
  * generation, common/log-file.ts, as for extension logs). `onClose` fires once, when the
  * process exits (with its exit code or signal in the reason) or its stdout
  * ends. `close()` closes stdin, waits CLOSE_GRACE_MS for an exit, then
- * SIGTERMs and finally SIGKILLs the group; it is idempotent. The line
+ * SIGTERMs and finally SIGKILLs the group, and resolves once the server's
+ * stderr has reached the log (at most CLOSE_GRACE_MS more); it is idempotent. The line
  * reader and the log writer are src/common's (shared with extensions).
  */
 import { existsSync, statSync } from "node:fs";
@@ -75,6 +76,7 @@ export class StdioTransport implements McpTransport {
   #messageHandler: (message: JsonRpcMessage) => void = () => undefined;
   #closeHandler: (reason: string) => void = () => undefined;
   #closeReported = false;
+  #stderrCopied: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
   #writeChain: Promise<void> = Promise.resolve();
 
@@ -125,7 +127,7 @@ export class StdioTransport implements McpTransport {
       this.#log.appendNote(`[zot] mcp server ${name} ${exitDescription(proc)}\n`);
       this.#reportClose(exitDescription(proc));
     });
-    void this.#pipeStderr(proc.stderr);
+    this.#stderrCopied = this.#pipeStderr(proc.stderr);
     void this.#readStdout(proc);
   }
 
@@ -165,6 +167,9 @@ export class StdioTransport implements McpTransport {
     signalGroup(proc.pid, "SIGKILL");
     this.#dropped.finish();
     this.#reportClose("closed by zot");
+    // The server's last stderr reaches the log before close() resolves (bounded: a helper
+    // that left the group may hold the pipe open).
+    await resolvedWithin(this.#stderrCopied, CLOSE_GRACE_MS);
   }
 
   #reportClose(reason: string): void {
@@ -245,6 +250,12 @@ export class StdioTransport implements McpTransport {
       reader.releaseLock();
     }
   }
+}
+
+async function resolvedWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 async function exitedWithin(proc: ServerProcess, ms: number): Promise<boolean> {

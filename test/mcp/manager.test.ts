@@ -222,7 +222,7 @@ test("an aborted call is cancelled at the server with a reason", async () => {
 });
 
 test("a JSON-RPC error answer is an error result naming the server; a stderr flood stays within the log cap", async () => {
-  const { manager, base } = hostile({ e: "error-call", loud: "stderr-flood" });
+  const { manager, base, log } = hostile({ e: "error-call", loud: "stderr-flood" });
   await manager.start();
   const outcome = await manager.tools().find((tool) => tool.name === "e__ok")!.execute({}, context());
   expect(outcome.isError).toBe(true);
@@ -232,4 +232,6 @@ test("a JSON-RPC error answer is an error result naming the server; a stderr flo
   await flushAllLogs();
   expect(statSync(join(base, "logs", "mcp-loud.log")).size).toBeLessThanOrEqual(1024 * 1024);
   expect(statSync(join(base, "logs", "mcp-loud.log.1")).size).toBeLessThanOrEqual(1024 * 1024);
+  // close() resolved only once the server's last stderr line reached the log.
+  expect(await log("loud")).toContain("flood ends here\n");
 });
