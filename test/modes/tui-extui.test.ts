@@ -203,7 +203,7 @@ describe("submit, insert, display", () => {
       { type: "text", text: "answer after display" },
     );
     const tui = await startChat(env, { args: ["--ext", notesDir] });
-    await waitForCommands(tui, ["ins", "disp"]);
+    await waitForCommands(tui, ["ins", "disp", "status"]);
 
     await run(tui, "please submit");
     // The extension's submit arrives while the turn waits for go.flag: it is queued.
@@ -223,10 +223,20 @@ describe("submit, insert, display", () => {
     tui.press("ctrl+u");
     await waitIdle(tui);
 
+    // A short display is a status line its extension may withdraw with clear_notes while nothing follows it…
+    await run(tui, "/status awaiting-approval");
+    await tui.waitForText("[extui-notes] status: awaiting-approval", "screen");
+    writeFileSync(join(notesDir, "clear.flag"), "");
+    await tui.waitFor(() => rowsWith(tui.screen.all(), "status: awaiting-approval").length === 0, "clear_notes to withdraw the display");
     await run(tui, "/disp for-your-eyes-only");
     await tui.waitForText("[extui-notes] displayed: for-your-eyes-only");
     await run(tui, "after display");
     await tui.waitForText("answer after display");
+    // …but once the chat has moved on it is scrollback, which clear_notes leaves alone.
+    await run(tui, "/clearmine");
+    await run(tui, "/note info cleared-after");
+    await tui.waitForText("[extui-notes] cleared-after", "screen");
+    expect(rowsWith(tui.screen.all(), "[extui-notes] displayed: for-your-eyes-only").length).toBe(1);
     expect(requestTexts(env.server.requests[3])).not.toContain("for-your-eyes-only");
     const sessions = env.sessionFiles();
     expect(sessions.length).toBe(1);

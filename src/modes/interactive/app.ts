@@ -366,8 +366,11 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     this.frame();
   }
 
+  /** clear_notes: the extension's notes, and its short displays not yet in scrollback (chat.retract). */
   clearNotes(extension: string): void {
-    if (this.notes.clear(extension)) this.frame();
+    const notes = this.notes.clear(extension);
+    const displays = this.chat.retract(extension);
+    if (notes || displays) this.frame();
   }
 
   /** An extension's `submit`: a model prompt now, or queued behind the running operation. */

@@ -19,7 +19,11 @@
  * Text streamed but never delivered (a hidden message) is dropped at
  * turn_end; an aborted stream's partial text is committed as it stands.
  * Text an extension supplies (a display, a command's error, a guard's reason
- * for hiding a message) is laid out up to MAX_EXTENSION_TEXT_CHARS.
+ * for hiding a message) is laid out up to MAX_EXTENSION_TEXT_CHARS. A short
+ * display (at most MAX_RETRACTABLE_DISPLAY_ROWS rows) stays live while it is
+ * the last item, so the extension's clear_notes can still take it back
+ * (retract); anything added after it, settle() or the end commits it. A
+ * longer one is an answer to read whole: it goes to scrollback at once.
  * No I/O; time comes from `now()`.
  */
 import { argumentsRewrittenText, assistantHiddenText, type AgentEvent } from "../../agent/events.ts";
@@ -33,6 +37,9 @@ import { ToolCard } from "./tool-card.ts";
  * frames at will.
  */
 export const MAX_EXTENSION_TEXT_CHARS = 256 * 1024;
+
+/** A display this many rows or fewer is a status line its extension may still withdraw (clear_notes). */
+export const MAX_RETRACTABLE_DISPLAY_ROWS = 4;
 
 /** `text` cut to MAX_EXTENSION_TEXT_CHARS (at a code point), with a line saying how much was left out. */
 export function boundedExtensionText(text: string): string {
@@ -71,6 +78,8 @@ interface ToolItem {
 interface LinesItem {
   readonly kind: "lines";
   readonly lines: (width: number) => string[];
+  /** A display its extension may still withdraw while it is the last item (cleared on commit). */
+  retractableBy?: string;
 }
 
 type Item = TextItem | ToolItem | LinesItem;
@@ -216,7 +225,20 @@ export class Chat {
   display(extension: string, text: string): void {
     const { theme } = this.#options;
     const shown = boundedExtensionText(text);
-    this.#push((width) => wrapText(`${theme.accent(`[${displayText(extension)}]`)} ${displayText(shown)}`, width));
+    const lines = (width: number): string[] => wrapText(`${theme.accent(`[${displayText(extension)}]`)} ${displayText(shown)}`, width);
+    const short = shown.length <= MAX_RETRACTABLE_DISPLAY_ROWS * this.#options.width() && lines(this.#options.width()).length <= MAX_RETRACTABLE_DISPLAY_ROWS;
+    this.#items.push({ kind: "lines", lines, ...(short ? { retractableBy: extension } : {}) });
+    this.flush();
+  }
+
+  /** Withdraws `extension`'s displays not yet in scrollback (its clear_notes); true when one was. */
+  retract(extension: string): boolean {
+    const before = this.#items.length;
+    const kept = this.#items.filter((item) => !(item.kind === "lines" && item.retractableBy === extension));
+    if (kept.length === before) return false;
+    this.#items.splice(0, before, ...kept);
+    this.flush();
+    return true;
   }
 
   /** Lines already laid out (replayed history, the banner). */
@@ -272,6 +294,7 @@ export class Chat {
     this.#endTurn(true);
     for (const card of this.#tools.values()) card.finish({ text: "", isError: true, status: "cancelled" }, this.#options.now());
     this.#tools.clear();
+    for (const item of this.#items) if (item.kind === "lines") delete item.retractableBy;
     this.flush();
   }
 
@@ -305,7 +328,11 @@ export class Chat {
     const out: string[] = [];
     while (this.#items.length > 0) {
       const head = this.#items[0] as Item;
-      if (head.kind === "lines") out.push(...head.lines(width));
+      if (head.kind === "lines") {
+        // A display its extension may still withdraw waits while nothing follows it.
+        if (head.retractableBy !== undefined && this.#items.length === 1) break;
+        out.push(...head.lines(width));
+      }
       else if (head.kind === "tool") {
         if (!head.card.finished) break;
         out.push(...head.card.render(width, this.#options.now(), this.#options.theme));

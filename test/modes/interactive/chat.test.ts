@@ -284,3 +284,39 @@ describe("chat model", () => {
     expect(text()).not.toContain("[2J");
   });
 });
+
+describe("an extension's display and its clear_notes", () => {
+  test("a short display stays live while it is last: its own extension's retract takes it back, another's does not", () => {
+    const { chat, live, text } = setup();
+    chat.display("approver", "waiting for approval of deploy");
+    expect(live()).toBe("[approver] waiting for approval of deploy");
+    expect(text()).toBe("");
+    expect(chat.retract("other")).toBe(false);
+    expect(live()).toContain("waiting for approval");
+    expect(chat.retract("approver")).toBe(true);
+    expect(live()).toBe("");
+    expect(text()).toBe("");
+  });
+
+  test("anything that follows, or settle() at the end, puts it in scrollback for good", () => {
+    const { chat, live, text } = setup();
+    chat.display("approver", "status one");
+    chat.user("next prompt");
+    expect(text()).toContain("[approver] status one");
+    expect(live()).toBe("");
+    expect(chat.retract("approver")).toBe(false);
+    chat.display("approver", "status two");
+    chat.settle();
+    expect(text()).toContain("[approver] status two");
+    expect(chat.retract("approver")).toBe(false);
+  });
+
+  test("a long display is an answer: it goes to scrollback whole at once", () => {
+    const { chat, live, text } = setup();
+    chat.display("todos", Array.from({ length: 12 }, (_, i) => `item ${i + 1}`).join("\n"));
+    expect(live()).toBe("");
+    expect(text()).toContain("item 12");
+    expect(chat.retract("todos")).toBe(false);
+    expect(text()).toContain("item 1\n");
+  });
+});
