@@ -21,7 +21,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { didYouMean } from "../common/did-you-mean.ts";
 import { UsageError, ZotError } from "../common/errors.ts";
 import { resolveZotHome, zotPaths } from "../common/home.ts";
-import { projectServersBlocked } from "./mcp-doctor-trust.ts";
+import { projectServersBlocked, withRunFallbacks } from "./mcp-doctor-trust.ts";
 import { loadMcpServers, mcpConfigPaths, mcpTransportKind, MCP_SERVER_NAME, type McpServerConfig } from "../mcp/config.ts";
 import { stdoutInterrupted } from "../common/stdout.ts";
 import { type HandledSignal, SIGNAL_EXIT_CODES } from "../common/signal-exit.ts";
@@ -276,9 +276,15 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   guardProcessTree();
   const { home, cwd } = place(values.cwd);
   const blocked = await projectServersBlocked(chosen, { cwd, paths: zotPaths(home), trustFlag: values.trust === true });
-  const notStarted = (server: McpServerConfig): string | undefined =>
-    server.scope === "project" && blocked !== undefined ? blocked : only === undefined && server.disabled === true ? "disabled" : undefined;
-  const toCheck = chosen.filter((server) => notStarted(server) === undefined);
+  // A run that skips the project's file starts the global entries it shadowed: doctor checks those.
+  const { servers: listed, fallbackFor } = blocked === undefined
+    ? { servers: chosen, fallbackFor: new Set<string>() }
+    : withRunFallbacks(chosen, (await loadMcpServers({ home, cwd, flagFiles: list(values, "mcp"), includeProject: false })).servers);
+  const notStarted = (server: McpServerConfig): string | undefined => {
+    if (server.scope === "project" && blocked !== undefined) return fallbackFor.has(server.name) ? `${blocked}; a run starts the global "${server.name}" below instead` : blocked;
+    return only === undefined && server.disabled === true ? "disabled" : undefined;
+  };
+  const toCheck = listed.filter((server) => notStarted(server) === undefined);
   // A signal closes every server before zot exits (they run in their own process groups: Ctrl+C does not reach them).
   const interrupt = new AbortController();
   let stoppedBy: HandledSignal | undefined;
@@ -294,7 +300,10 @@ async function runDoctorCommand({ values, positionals }: Parsed): Promise<number
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
-  const entries = chosen.map((server) => ({ server: describeServer(server), report: reports.get(server.name), notStarted: notStarted(server) }));
+  const entries = listed.map((server) => {
+    const reason = notStarted(server);
+    return { server: describeServer(server), report: reason === undefined ? reports.get(server.name) : undefined, notStarted: reason };
+  });
   await writeStdout(values.json === true ? `${JSON.stringify({ servers: entries, problems }, null, 2)}\n` : renderDoctor(entries, problems));
   if (stoppedBy !== undefined) return SIGNAL_EXIT_CODES[stoppedBy];
   const failed = [...reports.values()].some((report) => !report.ok);

@@ -265,6 +265,24 @@ describe("zot mcp doctor", () => {
     expect(readFileSync(marker, "utf8")).toBe("started\nstarted\nstarted\n");
   });
 
+  test("an untrusted project entry that shadows a global one: doctor checks the global one, which a run starts", async () => {
+    const marker = join(home, "..", "project-started");
+    await mcp(["add", "--project", "shared", "--", "sh", "-c", `echo started >> '${marker}'; exec python3 '${DOCTOR_SERVER}' good`]);
+    await mcp(["add", "shared", "--", "python3", DOCTOR_SERVER, "good"]);
+    const result = await mcp(["doctor"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`- shared: not started (stdio, project): project untrusted; allow with 'zot mcp doctor --trust' (this run) or 'zot trust ${cwd}' (record it); a run starts the global "shared" below instead\n✓ shared: ok (stdio, global, `);
+    expect(result.stdout).toContain("1 server checked: 1 ok, 0 failed");
+    const json = JSON.parse((await mcp(["doctor", "--json", "shared"])).stdout) as { servers: { server: { name: string; scope: string }; report?: { ok: boolean }; notStarted?: string }[] };
+    expect(json.servers.map((entry) => [entry.server.scope, entry.report?.ok ?? entry.notStarted?.slice(0, 17)])).toEqual([["project", "project untrusted"], ["global", true]]);
+    expect(existsSync(marker)).toBe(false);
+    // Trusted, the project's entry is the one in effect, as in a run.
+    const trusted = await mcp(["doctor", "--trust"]);
+    expect(trusted.stdout).toMatch(/^✓ shared: ok \(stdio, project, /m);
+    expect(trusted.stdout).not.toContain("global");
+    expect(readFileSync(marker, "utf8")).toBe("started\n");
+  });
+
   test("a server that never initializes: bounded by --timeout, exit 1, its process group is gone", async () => {
     const pidfile = join(home, "..", "pids");
     await mcp(["add", "silent", "--", "python3", DOCTOR_SERVER, "never-init", pidfile]);
