@@ -245,6 +245,25 @@ describe("submit, insert, display", () => {
   }, TEST_MS);
 });
 
+describe("submit flood", () => {
+  test("an extension's submits beyond 8 waiting are dropped, said once; the 8 run in order", async () => {
+    env.server.enqueue(...Array.from({ length: 8 }, (_, i) => ({ type: "text" as const, text: `flood answer ${i}` })));
+    const tui = await startChat(env, { args: ["--ext", notesDir] });
+    await waitForCommands(tui, ["flood"]);
+    await run(tui, "/flood 200");
+    await tui.waitForText("flood answer 7");
+    await waitIdle(tui);
+    await Bun.sleep(300);
+    expect(env.server.requests.length).toBe(8);
+    // The i-th request is the conversation up to the prompt "flood i": they ran in the order sent.
+    for (const [i, request] of env.server.requests.entries()) {
+      expect(requestTexts(request)).toContain(`"flood ${i}"`);
+      expect(requestTexts(request)).not.toContain(`"flood ${i + 1}"`);
+    }
+    expect(rowsWith(tui.screen.all(), "submit from extui-notes dropped: 8 of its prompts are already queued").length).toBe(1);
+  }, TEST_MS);
+});
+
 describe("extension commands", () => {
   test("under their own divider; a colliding one stays reachable as /<extension>:<command>", async () => {
     const tui = await startChat(env, { args: ["--ext", notesDir, "--ext", twinDir] });

@@ -40,6 +40,8 @@ import { interceptsAssistantMessages } from "../held-text.ts";
 export const EXIT_PRESS_WINDOW_MS = 2_000;
 /** How long shutdown waits for an aborted operation to wind down. */
 const SHUTDOWN_WAIT_MS = 3_000;
+/** An extension's `submit`s that may wait in the prompt queue at once (each is a model call). */
+export const MAX_QUEUED_SUBMITS = 8;
 
 /** What the app needs of the renderer. */
 export interface Screen {
@@ -95,6 +97,8 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
   readonly #files: FileIndex;
   /** How many rows the chat part of the live region holds while a turn runs (live.ts: it does not shrink mid-turn). */
   #liveRowsHeld = 0;
+  /** Extensions whose `submit`s are being dropped (the queue holds MAX_QUEUED_SUBMITS of theirs): said once. */
+  readonly #submitsDropping = new Set<string>();
   readonly #context: ContextGauge;
   #hintTimer: Timer | undefined;
   #exiting = false;
@@ -373,15 +377,27 @@ export class InteractiveApp implements CommandHost, ExtensionUI, LiveSource {
     if (notes || displays) this.frame();
   }
 
-  /** An extension's `submit`: a model prompt now, or queued behind the running operation. */
+  /**
+   * An extension's `submit`: a model prompt now, or queued behind the running operation. At most
+   * MAX_QUEUED_SUBMITS of one extension's wait; more are dropped (each one a model call), said once
+   * until one of its submits is taken again.
+   */
   submit(extension: string, text: string): void {
     if (this.#exiting) return;
     if (this.busy) {
+      if (this.operations.queuedSubmits(extension) >= MAX_QUEUED_SUBMITS) {
+        if (!this.#submitsDropping.has(extension)) this.chat.warn(`submit from ${extension} dropped: ${MAX_QUEUED_SUBMITS} of its prompts are already queued (more are dropped until they run)`);
+        this.#submitsDropping.add(extension);
+        this.frame();
+        return;
+      }
+      this.#submitsDropping.delete(extension);
       this.runtime.extensions?.bridge.userPromptSubmit(text, 0, true);
       this.operations.submit({ text, promptOnly: true, announced: true, via: extension });
       this.frame();
       return;
     }
+    this.#submitsDropping.delete(extension);
     this.operations.submit({ text, promptOnly: true, announced: false, via: extension });
   }
 

@@ -72,6 +72,13 @@ export class OperationRunner {
     return this.#active !== undefined;
   }
 
+  /** How many of an extension's `submit`s wait in the queue. */
+  queuedSubmits(extension: string): number {
+    let count = 0;
+    for (const input of this.queue) if (input.promptOnly && input.via === extension) count++;
+    return count;
+  }
+
   /** Starts `input` now, or queues it behind the running operation. */
   submit(input: QueuedInput): void {
     if (this.busy) this.queue.push(input);
