@@ -82,6 +82,24 @@ describe("project trust dialog", () => {
     expect(starts(marker)).toBe(0);
   }, TEST_MS);
 
+  test("a prompt typed as the question appears does not answer it; a key after a moment does", async () => {
+    const { marker } = projectMarker(env);
+    const tui = await dialog();
+    // "t" (trust, remembered) as the first letter of a prompt, the rest following at typing speed.
+    for (const letter of "tell me") {
+      tui.type(letter);
+      await Bun.sleep(60);
+    }
+    await Bun.sleep(600);
+    expect(tui.screen.screen().join("\n")).toContain(TITLE);
+    expect(starts(marker)).toBe(0);
+    expect(existsSync(trustFile(env))).toBe(false);
+    await Bun.sleep(500); // past the early window: an answer now counts at once
+    tui.type("o");
+    await tui.waitFor(() => starts(marker) === 1, "the extension to start this time only");
+    expect(existsSync(trustFile(env))).toBe(false);
+  }, TEST_MS);
+
   test("Esc dismisses: nothing starts, nothing is recorded", async () => {
     const { marker } = projectMarker(env);
     const tui = await dialog();

@@ -10,11 +10,15 @@
  * wait until attach(). After the answer a transcript line says what
  * happened (global extensions start either way: the gate covers the
  * project's own only). An answer less than TYPEAHEAD_QUIET_MS after a typed
- * key is ignored (key-clock.ts).
+ * key is ignored (key-clock.ts), and one less than EARLY_ANSWER_MS after
+ * the question opened waits for a quiet moment first (early-answer.ts): the
+ * first letter of a prompt typed as the screen came up must not trust the
+ * project.
  */
 import { displayText, ChoiceDialog, type KeyClock, type Overlay, type Theme } from "../../tui/index.ts";
 import { describeChanges, itemTrustState, mcpConfigFile, type ProjectTrustStatus } from "../../trust/index.ts";
 import { notStartedText, type TrustChoice } from "../project-trust.ts";
+import { EarlyAnswerGuard } from "./early-answer.ts";
 import { describeMcpServerNames, readMcpServerNames } from "./mcp-server-names.ts";
 
 export const TRUST_TITLE = "run this project's extensions?";
@@ -24,6 +28,7 @@ export interface TrustDialogHost {
   /** Answers typed in a burst (meant for the prompt) are ignored (key-clock.ts). */
   readonly keyClock: KeyClock;
   openOverlay(overlay: Overlay): void;
+  closeOverlay(overlay: Overlay): void;
   readonly chat: { info(text: string): void; success(text: string): void; warn(text: string): void };
 }
 
@@ -102,18 +107,17 @@ export class TrustPrompt {
       question.answer(choice);
       this.#next();
     };
-    host.openOverlay(
-      new ChoiceDialog({
-        theme: host.theme,
-        title: TRUST_TITLE,
-        lines: trustDialogLines(question.status, host.theme),
-        choices: CHOICES,
-        escape: "dismiss",
-        typeahead: host.keyClock,
-        onChoose: (value) => finish(isChoice(value) ? value : "dismiss"),
-        onClose: () => finish("dismiss"),
-      }),
-    );
+    const dialog = new ChoiceDialog({
+      theme: host.theme,
+      title: TRUST_TITLE,
+      lines: trustDialogLines(question.status, host.theme),
+      choices: CHOICES,
+      escape: "dismiss",
+      typeahead: host.keyClock,
+      onChoose: (value) => finish(isChoice(value) ? value : "dismiss"),
+      onClose: () => finish("dismiss"),
+    });
+    host.openOverlay(new EarlyAnswerGuard(dialog, { answerKeys: CHOICES.map((choice) => choice.key), close: (overlay) => host.closeOverlay(overlay) }));
   }
 
   #report(host: TrustDialogHost, status: ProjectTrustStatus, choice: TrustChoice): void {
