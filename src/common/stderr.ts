@@ -15,6 +15,12 @@
  *   how many bytes were dropped. One text longer than the whole queue,
  *   arriving while nothing waits, is cut to fit (at a character boundary)
  *   and followed by that line at once. Waiting text never keeps zot alive.
+ * - stderr is the very pipe or socket stdout is (`zot --json … 2>&1 | jq`):
+ *   the text joins stdout's queue (common/stdout.ts), so that it lands
+ *   between lines, never inside a JSON line stdout had only partly written
+ *   to a full pipe. Text is dropped (and counted, as above) only while
+ *   stdout's queue holds more than STDOUT_HIGH_WATER_BYTES plus
+ *   MAX_QUEUED_STDERR_BYTES.
  *
  * setStderrInterjection(hook) registers one hook run before any text is
  * written (print mode's progress line erases itself there:
@@ -25,7 +31,9 @@
  * exit waits for a slow reader but not for a stalled one. Nothing happens
  * at import time; the writer is set up with the first text.
  */
+import { fstatSync } from "node:fs";
 import { FdWriter } from "./fd-writer.ts";
+import { queuedStdoutBytes, STDOUT_HIGH_WATER_BYTES, writeStdoutText } from "./stdout.ts";
 import { forStderr } from "./terminal-text.ts";
 
 export const MAX_QUEUED_STDERR_BYTES = 1024 * 1024;
@@ -36,6 +44,28 @@ const NOTE_ROOM_BYTES = 1024;
 
 let writer: FdWriter | undefined;
 let droppedBytes = 0;
+/** Whether fd 2 is the pipe or socket fd 1 is; found with the first text. */
+let sharesStdout: boolean | undefined;
+
+function stderrIsStdoutPipe(): boolean {
+  try {
+    const out = fstatSync(1);
+    const err = fstatSync(2);
+    return (out.isFIFO() || out.isSocket()) && out.dev === err.dev && out.ino === err.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** `text` into stdout's queue (stderr is stdout's pipe): in order with stdout's lines, never inside one. */
+function queueIntoStdout(text: string): void {
+  if (queuedStdoutBytes() + Buffer.byteLength(text, "utf8") > STDOUT_HIGH_WATER_BYTES + MAX_QUEUED_STDERR_BYTES) {
+    droppedBytes += Buffer.byteLength(text, "utf8");
+    return;
+  }
+  if (droppedBytes > 0) writeStdoutText(droppedNote());
+  writeStdoutText(text);
+}
 
 function stderrWriter(): FdWriter {
   writer ??= new FdWriter(2, { keepAlive: false, onProgress: reportDropped });
@@ -75,6 +105,8 @@ export function setStderrInterjection(hook: (() => void) | undefined): void {
 export function queueStderr(text: string): void {
   if (text === "") return;
   interjection?.();
+  sharesStdout ??= stderrIsStdoutPipe();
+  if (sharesStdout) return queueIntoStdout(text);
   const target = stderrWriter();
   if (target.mode === "direct") {
     // Only this path can reach a terminal: there, outside text is sanitized.
@@ -107,6 +139,8 @@ export function queuedStderrBytes(): number {
 
 /** Resolves once the queue is written, or once the reader stalled for FLUSH_STALL_MS. */
 export function flushStderr(): Promise<void> {
+  // Sharing stdout's pipe, the text is stdout's to flush; a drop not yet said is said now.
+  if (sharesStdout === true && droppedBytes > 0) writeStdoutText(droppedNote());
   const target = writer;
   if (target === undefined || target.queuedBytes === 0) return Promise.resolve();
   return new Promise((resolve) => {

@@ -72,6 +72,11 @@ export function writeStdoutText(data: string | Uint8Array): void {
   reportIfGone();
 }
 
+/** Bytes accepted for stdout and not yet written. */
+export function queuedStdoutBytes(): number {
+  return writer?.queuedBytes ?? 0;
+}
+
 /** Errors that mean stdout's reader is gone (or stdout was never open), not that a write failed. */
 const READER_GONE_CODES = new Set(["EPIPE", "ECONNRESET", "ENOTCONN", "ESHUTDOWN", "EBADF"]);
 
