@@ -11,17 +11,23 @@
  * every other key is swallowed while a question is open (Ctrl+C still stops
  * the turn: keymap.ts handles it first). An answer (a letter, a digit or
  * Enter) less than TYPEAHEAD_QUIET_MS after a typed key is ignored
- * (key-clock.ts): typing meant for the prompt never answers. Requests queue: one dialog at a
+ * (key-clock.ts): typing meant for the prompt never answers; an answer in
+ * the first EARLY_ANSWER_MS after a question appeared waits for a quiet
+ * moment first (early-answer.ts): the first letter of a prompt the user
+ * starts typing as it pops up does not answer it. Requests queue: one dialog at a
  * time, `(N more waiting)` when several wait. A request whose signal aborts
  * (turn cancelled, /yolo) leaves the queue and answers "cancel".
  */
 import type { ConfirmAnswer, ConfirmRequest, Confirmer } from "../../agent/permissions.ts";
 import { ChoiceDialog, displayText, type Key, type KeyClock, type Overlay, type Theme } from "../../tui/index.ts";
+import { EarlyAnswerHold, isAnswerKey } from "./early-answer.ts";
 
 interface PendingQuestion {
   readonly request: ConfirmRequest;
   readonly answer: (choice: ConfirmAnswer) => void;
   dialog: ChoiceDialog | undefined;
+  /** Made when the question is first shown (or first gets a key): early answers wait for quiet. */
+  hold: EarlyAnswerHold | undefined;
 }
 
 export const CONFIRM_TITLE = "allow this tool call?";
@@ -32,6 +38,9 @@ const CHOICES: readonly { readonly key: string; readonly digit: string; readonly
   { key: "A", digit: "3", label: "always all", value: "always_all" },
   { key: "n", digit: "4", label: "deny", value: "deny" },
 ];
+
+/** Keys that answer: the letters and the digits (Enter too: isAnswerKey). */
+const ANSWER_KEYS: readonly string[] = CHOICES.flatMap((choice) => [choice.key, choice.digit]);
 
 const ANSWER_WORDS: Readonly<Record<ConfirmAnswer, string>> = {
   once: "allowed once",
@@ -68,6 +77,7 @@ export class ConfirmQuestion implements Confirmer {
     const current = this.#queue[0];
     if (current === undefined) return undefined;
     current.dialog ??= this.#dialogFor(current);
+    current.hold ??= new EarlyAnswerHold();
     return current.dialog;
   }
 
@@ -80,9 +90,11 @@ export class ConfirmQuestion implements Confirmer {
       const question: PendingQuestion = {
         request,
         dialog: undefined,
+        hold: undefined,
         answer: (choice) => {
           const index = this.#queue.indexOf(question);
           if (index < 0) return;
+          question.hold?.cancel();
           this.#queue.splice(index, 1);
           request.signal.removeEventListener("abort", onAbort);
           // The next dialog is built afresh: the waiting count changed.
@@ -103,16 +115,26 @@ export class ConfirmQuestion implements Confirmer {
   handleKey(key: Key): boolean {
     const current = this.#queue[0];
     if (current === undefined) return false;
+    const hold = (current.hold ??= new EarlyAnswerHold());
+    const applyLater = (): void => {
+      if (this.#queue[0] === current) this.#answerKey(current, key);
+    };
+    if (hold.take(key, isAnswerKey(key, ANSWER_KEYS), applyLater)) this.#changed();
+    else this.#answerKey(current, key);
+    return true;
+  }
+
+  /** A key for the question asked now: a digit answers directly, any other goes to its dialog. */
+  #answerKey(current: PendingQuestion, key: Key): void {
     const digit = key.kind === "text" ? CHOICES.find((choice) => choice.digit === key.text) : undefined;
     const dialog = this.dialog;
     if (digit !== undefined) {
-      if (dialog instanceof ChoiceDialog && dialog.typedAhead()) return true;
+      if (dialog instanceof ChoiceDialog && dialog.typedAhead()) return;
       this.#choose(current, digit.value);
-      return true;
+      return;
     }
     if (dialog !== undefined) dialog.handleKey(key);
     this.#changed();
-    return true;
   }
 
   #choose(question: PendingQuestion, choice: ConfirmAnswer): void {

@@ -1,21 +1,63 @@
 /**
  * A question that opens by itself at a moment the user did not choose (the
- * project-trust question at startup) must not be answered by a key that came
- * before anyone could have read it: the first letter of a prompt typed as the
- * screen came up would otherwise trust the project for good. EarlyAnswerGuard
- * wraps such a dialog. An answer key (one of `answerKeys`, or Enter) less
- * than EARLY_ANSWER_MS after the question opened is held, not applied: once
- * TYPEAHEAD_QUIET_MS pass without another key it is handed to the dialog as
- * if it came then; any key in the meantime drops it (the user was typing),
- * and that key is swallowed too, except Esc, which goes to the dialog. Keys
- * after the early window go straight to the dialog (whose own typeahead rule
- * still applies). When a held answer closes the dialog, `close(guard)` asks
- * the owner to remove the overlay. Time comes from `now()`.
+ * project-trust question at startup, a --no-yolo confirmation mid-turn) must
+ * not be answered by a key that came before anyone could have read it: the
+ * first letter of a prompt typed as it appeared would otherwise trust the
+ * project for good, or allow a tool for the session. An answer key less than
+ * EARLY_ANSWER_MS after the question opened is held, not applied: once
+ * TYPEAHEAD_QUIET_MS pass without another key it is applied as if it came
+ * then; any key in the meantime drops it (the user was typing), and that key
+ * is swallowed too, except Esc, which goes on to the question. Keys after the
+ * early window are not touched (the typeahead rule of key-clock.ts still
+ * applies to them). EarlyAnswerHold is that rule for one question;
+ * EarlyAnswerGuard applies it to an overlay dialog, asking its owner to
+ * close it (`close(guard)`) when a held answer closed the dialog. Time comes
+ * from `now()`.
  */
 import { isPlainKey, type Key, type Overlay, type OverlayResult, TYPEAHEAD_QUIET_MS } from "../../tui/index.ts";
 
 /** An answer this soon after the question opened is held for TYPEAHEAD_QUIET_MS of quiet first. */
 export const EARLY_ANSWER_MS = 1_000;
+
+export class EarlyAnswerHold {
+  readonly #now: () => number;
+  readonly #openedAt: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+    this.#openedAt = now();
+  }
+
+  /** True while an early answer waits for quiet. */
+  get holding(): boolean {
+    return this.#timer !== undefined;
+  }
+
+  /**
+   * Offers `key` (`isAnswer`: it would answer the question). True when it is
+   * consumed here: held (`apply` runs after the quiet), or swallowed because
+   * it came while an answer was held. False: handle it as usual.
+   */
+  take(key: Key, isAnswer: boolean, apply: () => void): boolean {
+    if (this.#timer !== undefined) {
+      this.cancel();
+      return !isPlainKey(key, "escape");
+    }
+    if (!isAnswer || this.#now() - this.#openedAt >= EARLY_ANSWER_MS) return false;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      apply();
+    }, TYPEAHEAD_QUIET_MS);
+    return true;
+  }
+
+  /** Drops a held answer (the question closed). */
+  cancel(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
 
 export interface EarlyAnswerOptions {
   /** The keys that answer (Enter answers too). */
@@ -24,23 +66,26 @@ export interface EarlyAnswerOptions {
   readonly now?: () => number;
 }
 
+/** `key` answers: one of `answerKeys` typed, or Enter. */
+export function isAnswerKey(key: Key, answerKeys: readonly string[]): boolean {
+  if (key.kind === "text") return answerKeys.includes(key.text);
+  return isPlainKey(key, "enter");
+}
+
 export class EarlyAnswerGuard implements Overlay {
   readonly #dialog: Overlay;
   readonly #options: EarlyAnswerOptions;
-  readonly #now: () => number;
-  readonly #openedAt: number;
-  #held: { readonly key: Key; readonly timer: ReturnType<typeof setTimeout> } | undefined;
+  readonly #hold: EarlyAnswerHold;
 
   constructor(dialog: Overlay, options: EarlyAnswerOptions) {
     this.#dialog = dialog;
     this.#options = options;
-    this.#now = options.now ?? (() => performance.now());
-    this.#openedAt = this.#now();
+    this.#hold = new EarlyAnswerHold(options.now);
   }
 
   /** True while an early answer waits for quiet. */
   get holding(): boolean {
-    return this.#held !== undefined;
+    return this.#hold.holding;
   }
 
   render(width: number, maxRows: number): readonly string[] {
@@ -52,35 +97,17 @@ export class EarlyAnswerGuard implements Overlay {
   }
 
   handleKey(key: Key): OverlayResult {
-    if (this.#held !== undefined) {
-      clearTimeout(this.#held.timer);
-      this.#held = undefined;
-      return isPlainKey(key, "escape") ? this.#dialog.handleKey(key) : "handled";
-    }
-    if (this.#now() - this.#openedAt < EARLY_ANSWER_MS && this.#isAnswer(key)) {
-      const timer = setTimeout(() => this.#applyHeld(), TYPEAHEAD_QUIET_MS);
-      this.#held = { key, timer };
-      return "handled";
-    }
+    if (this.#hold.take(key, isAnswerKey(key, this.#options.answerKeys), () => this.#apply(key))) return "handled";
     return this.#dialog.handleKey(key);
   }
 
   onClose(): void {
-    if (this.#held !== undefined) clearTimeout(this.#held.timer);
-    this.#held = undefined;
+    this.#hold.cancel();
     this.#dialog.onClose?.();
   }
 
-  #applyHeld(): void {
-    const held = this.#held;
-    if (held === undefined) return;
-    this.#held = undefined;
-    const result = this.#dialog.handleKey(held.key);
+  #apply(key: Key): void {
+    const result = this.#dialog.handleKey(key);
     if (result === "close" || result === "close-pass") this.#options.close(this);
-  }
-
-  #isAnswer(key: Key): boolean {
-    if (key.kind === "text") return this.#options.answerKeys.includes(key.text);
-    return isPlainKey(key, "enter");
   }
 }

@@ -8,8 +8,9 @@
 import { describe, expect, test } from "bun:test";
 import type { ConfirmAnswer, ConfirmRequest } from "../../../src/agent/permissions.ts";
 import { ConfirmQuestion } from "../../../src/modes/interactive/confirm.ts";
+import { EARLY_ANSWER_MS } from "../../../src/modes/interactive/early-answer.ts";
 import { ExtensionProblems, MAX_CHAT_ROWS, MAX_STATUS_ROWS } from "../../../src/modes/interactive/ext-problems.ts";
-import { createTheme, type Key } from "../../../src/tui/index.ts";
+import { createTheme, type Key, TYPEAHEAD_QUIET_MS } from "../../../src/tui/index.ts";
 
 const theme = createTheme(false);
 const text = (value: string): Key => ({ kind: "text", text: value });
@@ -49,6 +50,23 @@ describe("ConfirmQuestion", () => {
     expect(question.open).toBe(false);
     expect(question.handleKey(text("y"))).toBe(false);
     expect(answered).toEqual([["bash", "always_tool"], ["read", "deny"], ["write", "always_all"], ["edit", "cancel"]]);
+  });
+
+  test("the first letter of a prompt typed as the question appears does not answer it; an answer after a moment does at once", async () => {
+    const answered: ConfirmAnswer[] = [];
+    const question = new ConfirmQuestion(theme, () => {}, (_req, choice) => answered.push(choice));
+    const asked = question.confirm(request("bash", "rm -rf build"));
+    question.dialog!.render(80, 20);
+    question.handleKey(text("A")); // "Also, …": would allow every tool for the session
+    question.handleKey(text("l"));
+    question.handleKey(text("s"));
+    await Bun.sleep(TYPEAHEAD_QUIET_MS + 100);
+    expect(answered).toEqual([]);
+    expect(question.open).toBe(true);
+    await Bun.sleep(EARLY_ANSWER_MS);
+    question.handleKey(text("n"));
+    expect(answered).toEqual(["deny"]);
+    expect(await asked).toBe("deny");
   });
 
   test("an aborted request leaves the queue answered cancel, unasked", async () => {
