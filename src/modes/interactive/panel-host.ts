@@ -17,9 +17,9 @@
  * replaces the open one, which gets panel_close.
  *
  * How it closes: the extension's panel_close (nothing is sent back); the
- * user's Esc or Ctrl+C (`dismiss`: panel_close to the extension, and the
- * call it belongs to ends as cancelled, with tool_cancel to extensions
- * that advertised it); the call it belongs to ending (`callEnded`: answered,
+ * user's Esc or Ctrl+C (`dismiss`: the call it belongs to ends as
+ * cancelled, with tool_cancel to extensions that advertised it, then
+ * panel_close to the extension); the call it belongs to ending (`callEnded`: answered,
  * nothing is sent; abandoned some other way, panel_close is sent); the
  * extension stopping (`extensionGone`).
  */
@@ -122,8 +122,10 @@ export class PanelHost {
     const panel = this.#open;
     if (panel === undefined) return false;
     this.#remove(panel);
-    this.#deps.send(panel.extension, { type: "panel_close", panel_id: panel.id });
+    // The call's tool_cancel goes first, so the handler learns why before its panel closes under it
+    // (an SDK whose handler ends on panel_close would otherwise ignore the late tool_cancel).
     if (panel.callId !== undefined) this.#deps.calls()?.dismiss(panel.callId);
+    this.#deps.send(panel.extension, { type: "panel_close", panel_id: panel.id });
     return true;
   }
 
