@@ -341,6 +341,9 @@ describe("interactive tools", () => {
     await tui.waitFor(() => framesTo("py-panels", "tool_cancel").length === 1, "tool_cancel to py-panels");
     expect(framesTo("py-panels", "tool_cancel")[0]?.id).toBe(call?.id);
     expect(framesTo("py-panels", "panel_close").map((frame) => frame.panel_id)).toEqual([`ask-${String(call?.id)}`]);
+    // The cancellation first: a handler that ends when its panel closes has already been told why.
+    const order = logged().filter((frame) => frame.ext === "py-panels" && (frame.type === "tool_cancel" || frame.type === "panel_close"));
+    expect(order.map((frame) => frame.type)).toEqual(["tool_cancel", "panel_close"]);
     await waitIdle(tui);
 
     tui.type("second");

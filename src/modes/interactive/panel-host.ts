@@ -18,8 +18,8 @@
  *
  * How it closes: the extension's panel_close (nothing is sent back); the
  * user's Esc or Ctrl+C (`dismiss`: the call it belongs to ends as
- * cancelled, with tool_cancel to extensions that advertised it, then
- * panel_close to the extension); the call it belongs to ending (`callEnded`: answered,
+ * cancelled, with tool_cancel to extensions that advertised it, and
+ * panel_close follows once the call has ended); the call it belongs to ending (`callEnded`: answered,
  * nothing is sent; abandoned some other way, panel_close is sent); the
  * extension stopping (`extensionGone`).
  */
@@ -65,6 +65,8 @@ export class PanelHost {
   readonly #deps: PanelHostDeps;
   #open: OpenPanel | undefined;
   readonly #waiting: OpenPanel[] = [];
+  /** Dismissed panels whose call has not ended yet: their panel_close follows the call's tool_cancel. */
+  readonly #closingWithCall: OpenPanel[] = [];
 
   constructor(deps: PanelHostDeps) {
     this.#deps = deps;
@@ -122,15 +124,20 @@ export class PanelHost {
     const panel = this.#open;
     if (panel === undefined) return false;
     this.#remove(panel);
-    // The call's tool_cancel goes first, so the handler learns why before its panel closes under it
-    // (an SDK whose handler ends on panel_close would otherwise ignore the late tool_cancel).
-    if (panel.callId !== undefined) this.#deps.calls()?.dismiss(panel.callId);
-    this.#deps.send(panel.extension, { type: "panel_close", panel_id: panel.id });
+    if (panel.callId !== undefined && this.#deps.calls()?.dismiss(panel.callId) === true) {
+      // Its call ends first (tool_cancel to the extension), then callEnded sends panel_close: a handler
+      // that ends when its panel closes has seen the cancellation (else it would ignore the late tool_cancel).
+      this.#closingWithCall.push(panel);
+    } else this.#deps.send(panel.extension, { type: "panel_close", panel_id: panel.id });
     return true;
   }
 
   /** An interactive call is over: its panels close. */
   callEnded(call: InteractiveCall, end: InteractiveCallEnd): void {
+    for (const panel of this.#closingWithCall.filter((candidate) => candidate.callId === call.requestId)) {
+      this.#closingWithCall.splice(this.#closingWithCall.indexOf(panel), 1);
+      this.#deps.send(panel.extension, { type: "panel_close", panel_id: panel.id });
+    }
     for (const panel of this.#panels().filter((candidate) => candidate.callId === call.requestId)) {
       this.#remove(panel);
       if (end === "abandoned") this.#deps.send(panel.extension, { type: "panel_close", panel_id: panel.id });
@@ -139,6 +146,7 @@ export class PanelHost {
 
   /** The extension stopped: its panels are gone. */
   extensionGone(extension: string): void {
+    for (const panel of this.#closingWithCall.filter((candidate) => candidate.extension === extension)) this.#closingWithCall.splice(this.#closingWithCall.indexOf(panel), 1);
     for (const panel of this.#panels().filter((candidate) => candidate.extension === extension)) this.#remove(panel);
   }
 

@@ -126,7 +126,7 @@ describe("PanelHost", () => {
     expect(panels.current?.id).toBe("p2");
   });
 
-  test("a pending call's panel is never displaced: later panels wait, oldest first; dismissal cancels the call", () => {
+  test("a pending call's panel is never displaced: later panels wait, oldest first; dismissal cancels the call, then closes the panel", () => {
     const { panels, sent, calls } = host();
     const first = calls.begin("t1", "a", "ask");
     calls.begin("t2", "b", "pick");
@@ -138,6 +138,9 @@ describe("PanelHost", () => {
     panels.render("b", { panel_id: "q2", lines: ["2b"] });
     expect(panels.dismiss()).toBe(true);
     expect(first.signal.aborted).toBe(true);
+    // panel_close waits for the call to end (its tool_cancel goes first).
+    expect(sent).toEqual([]);
+    calls.end("t1", "abandoned");
     expect(sent).toEqual([["a", { type: "panel_close", panel_id: "q1" }]]);
     expect(panels.current?.id).toBe("q2");
     expect(panels.current?.lines).toEqual(["2b"]);
