@@ -24,7 +24,7 @@
  * none). requestFrame() coalesces: at most maxFramesPerSecond frames, none
  * when the frame equals the last one. Every line passes through prepareLine
  * (sanitised, fitted to the width); the live region is clipped to rows - 1
- * (its bottom part, keeping the cursor row). `CSI 2J`/`CSI 3J` are written by
+ * (its bottom part, keeping the cursor row): live-layout.ts. `CSI 2J`/`CSI 3J` are written by
  * clearScreen() only. Per-frame work is proportional to the live region and
  * the lines committed since the last frame, never to the history.
  *
@@ -59,6 +59,7 @@ import {
   type ReflowModel,
 } from "./frame.ts";
 import { FullScreen } from "./full-screen.ts";
+import { clampCursor, PreparedLines } from "./live-layout.ts";
 import type { CursorPosition, LiveSource, LiveView } from "./types.ts";
 
 export interface TerminalSize {
@@ -100,9 +101,8 @@ export class Renderer {
   /** The live rows on screen, as written (prepared), from the live region's first row. */
   #shown: readonly string[] = [];
   #shownCursor: CursorPosition | undefined;
-  /** The last view's raw lines and their prepared forms (before clipping): a cache for unchanged lines. */
-  #rawLines: readonly string[] = [];
-  #preparedLines: readonly string[] = [];
+  /** The view's lines prepared for the width, reusing the last frame's work for unchanged ones (live-layout.ts). */
+  readonly #prepared = new PreparedLines();
   /** Width the live region was drawn at; 0 before the first frame. */
   #drawnWidth = 0;
   /** The terminal cursor, relative to the live region's first row. */
@@ -261,39 +261,6 @@ export class Renderer {
     this.#output.write(out);
   }
 
-  /** The view's lines prepared for the width (unchanged lines reuse the last frame's work), clipped to maxHeight. */
-  #layout(view: LiveView, width: number, maxHeight: number): { lines: readonly string[]; cursor: CursorPosition | undefined } {
-    const raw = view.lines;
-    let prepared: readonly string[];
-    if (raw === this.#rawLines && width === this.#drawnWidth) prepared = this.#preparedLines;
-    else {
-      const sameWidth = width === this.#drawnWidth;
-      const oldRaw = this.#rawLines;
-      const oldPrepared = this.#preparedLines;
-      const out = new Array<string>(raw.length);
-      for (let i = 0; i < raw.length; i++) {
-        const line = raw[i]!;
-        out[i] = sameWidth && oldRaw[i] === line ? oldPrepared[i]! : prepareLine(line, width);
-      }
-      prepared = out;
-    }
-    this.#rawLines = raw;
-    this.#preparedLines = prepared;
-    let start = 0;
-    if (prepared.length > maxHeight) {
-      start = prepared.length - maxHeight;
-      if (view.cursor !== undefined && view.cursor.row < start) start = Math.max(0, view.cursor.row);
-    }
-    const lines = prepared.length > maxHeight ? prepared.slice(start, start + maxHeight) : prepared;
-    let cursor: CursorPosition | undefined;
-    if (view.cursor !== undefined) {
-      const row = Math.min(Math.max(0, Math.floor(view.cursor.row) - start), Math.max(0, lines.length - 1));
-      const col = Math.min(Math.max(0, Math.floor(view.cursor.col)), width - 1);
-      cursor = { row: Number.isFinite(row) ? row : 0, col: Number.isFinite(col) ? col : 0 };
-    }
-    return { lines, cursor };
-  }
-
   /** Moves the cursor from where it is to `row`, `col` of the live region. */
   #moveTo(row: number, col = 0): string {
     let out = "";
@@ -331,7 +298,7 @@ export class Renderer {
     let mode = requested;
     if (leaving !== "" && this.#mainResized && mode === "diff") mode = "resize";
     this.#mainResized = false;
-    const { lines, cursor } = this.#layout(view, width, maxHeight);
+    const { lines, cursor } = this.#prepared.layout(view, width, maxHeight);
     const commits = this.#pending;
     const first = this.#drawnWidth === 0 || this.#fresh;
     this.#fresh = false;
@@ -395,10 +362,7 @@ export class Renderer {
   #fullScreenFrame(view: LiveView, width: number, maxHeight: number, mode: FrameMode): void {
     if (mode === "resize") this.#mainResized = true;
     const lines = view.lines.slice(0, maxHeight).map((line) => prepareLine(line, width));
-    const cursor =
-      view.cursor === undefined
-        ? undefined
-        : { row: Math.min(Math.max(0, Math.floor(view.cursor.row)), Math.max(0, lines.length - 1)), col: Math.min(Math.max(0, Math.floor(view.cursor.col)), width - 1) };
+    const cursor = clampCursor(view.cursor, lines.length, width);
     const drawn = this.#full.draw(lines, cursor, width, mode !== "diff");
     this.#lastFrameAt = performance.now();
     if (drawn === "") return;
