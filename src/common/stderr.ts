@@ -59,8 +59,9 @@ function stderrIsStdoutPipe(): boolean {
 
 /** `text` into stdout's queue (stderr is stdout's pipe): in order with stdout's lines, never inside one. */
 function queueIntoStdout(text: string): void {
-  if (queuedStdoutBytes() + Buffer.byteLength(text, "utf8") > STDOUT_HIGH_WATER_BYTES + MAX_QUEUED_STDERR_BYTES) {
-    droppedBytes += Buffer.byteLength(text, "utf8");
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (queuedStdoutBytes() + bytes > STDOUT_HIGH_WATER_BYTES + MAX_QUEUED_STDERR_BYTES) {
+    droppedBytes += bytes;
     return;
   }
   if (droppedBytes > 0) writeStdoutText(droppedNote());

@@ -131,16 +131,29 @@ class SessionPty {
   }
 }
 
+/** An interactive bash in its own PTY session, as a user's terminal runs it. */
+function bashPty(): SessionPty {
+  return new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+}
+
+/** Resolves once zot's editor is up in `pty` (bracketed paste on, the prompt row drawn). */
+function waitForEditor(pty: SessionPty): Promise<unknown> {
+  return pty.waitFor(() => pty.raw().includes("\x1b[?2004h") && pty.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+}
+
+/** At the shell's prompt, types the zot command line (after `prefix`, e.g. an environment assignment) and waits for its editor. */
+async function startZotIn(shell: SessionPty, prefix = ""): Promise<void> {
+  await shell.waitForText("shell$", "the shell prompt");
+  shell.type(`${prefix}${[await zotBinary(), ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
+  await waitForEditor(shell);
+}
+
 describe("Ctrl+Z", () => {
   test("suspends zot to the shell with the terminal restored; fg brings it back drawn again, the draft kept", async () => {
     env.server.enqueue({ type: "text", text: "answer after fg" });
-    const binary = await zotBinary();
-    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    const shell = bashPty();
     try {
-      await shell.waitForText("shell$", "the shell prompt");
-      const quoted = [binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ");
-      shell.type(`${quoted}\r`);
-      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      await startZotIn(shell);
       shell.type("draft-before-suspend");
       await shell.waitForText("› draft-before-suspend");
       const zot = zotUnder(shell.proc.pid);
@@ -176,12 +189,9 @@ describe("Ctrl+Z", () => {
   test("a stop longer than the stream's stall bound does not fail the turn: the answer streamed meanwhile is read on fg", async () => {
     const words = Array.from({ length: 12 }, (_, i) => `word${i + 1}`);
     env.server.enqueue({ type: "text", text: words.join(" "), chunks: 12, delayMs: 150 });
-    const binary = await zotBinary();
-    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    const shell = bashPty();
     try {
-      await shell.waitForText("shell$", "the shell prompt");
-      shell.type(`ZOT_STREAM_IDLE_TIMEOUT_MS=1000 ${[binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
-      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      await startZotIn(shell, "ZOT_STREAM_IDLE_TIMEOUT_MS=1000 ");
       shell.type("stream please\r");
       await shell.waitForText("word1", "the answer to start");
       shell.type("\x1a");
@@ -200,12 +210,9 @@ describe("Ctrl+Z", () => {
   }, TEST_MS);
 
   test("kill %1 while suspended ends zot (it does not stop again on the terminal from the background) with 143", async () => {
-    const binary = await zotBinary();
-    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    const shell = bashPty();
     try {
-      await shell.waitForText("shell$", "the shell prompt");
-      shell.type(`${[binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
-      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      await startZotIn(shell);
       const zot = zotUnder(shell.proc.pid)!;
       shell.type("\x1a");
       await shell.waitForText(/Stopped/, "bash to report zot stopped");
@@ -225,12 +232,9 @@ describe("Ctrl+Z", () => {
   }, TEST_MS);
 
   test("kill -TSTP from outside suspends as Ctrl+Z does: the live region erased before the shell takes over", async () => {
-    const binary = await zotBinary();
-    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    const shell = bashPty();
     try {
-      await shell.waitForText("shell$", "the shell prompt");
-      shell.type(`${[binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
-      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      await startZotIn(shell);
       shell.type("tstp-draft");
       await shell.waitForText("› tstp-draft");
       const zot = zotUnder(shell.proc.pid)!;
@@ -250,12 +254,9 @@ describe("Ctrl+Z", () => {
   }, TEST_MS);
 
   test("stopped from outside (SIGSTOP) and brought back with fg, zot takes raw mode back and redraws", async () => {
-    const binary = await zotBinary();
-    const shell = new SessionPty(env.home, env.cwd, ["bash", "--norc", "--noprofile", "-i"]);
+    const shell = bashPty();
     try {
-      await shell.waitForText("shell$", "the shell prompt");
-      shell.type(`${[binary, ...env.providerArgs()].map((word) => `'${word}'`).join(" ")}\r`);
-      await shell.waitFor(() => shell.raw().includes("\x1b[?2004h") && shell.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      await startZotIn(shell);
       shell.type("outside-draft");
       await shell.waitForText("› outside-draft");
       const zot = zotUnder(shell.proc.pid)!;
@@ -313,7 +314,7 @@ describe("Ctrl+Z", () => {
     const binary = await zotBinary();
     const run = new SessionPty(env.home, env.cwd, [binary, ...env.providerArgs()]);
     try {
-      await run.waitFor(() => run.raw().includes("\x1b[?2004h") && run.screen.screen().some((row) => row.startsWith("›")), "zot's editor");
+      await waitForEditor(run);
       const zot = zotUnder(run.proc.pid);
       expect(zot).toBeDefined();
       run.type("\x1a");
